@@ -10,8 +10,8 @@ import pandas as pd
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['chapter_dir', 'save_table', 'save_figure', 'nbs_dir', 'chapters', 'executed_dir', 'run_chapter', 'reproduce',
-           'book_order', 'notebook_title', 'render_site', 'readme_text', 'write_readme']
+__all__ = ['chapter_dir', 'save_table', 'save_figure', 'show_figure', 'nbs_dir', 'chapters', 'executed_dir', 'run_chapter',
+           'reproduce', 'book_order', 'notebook_title', 'render_site', 'readme_text', 'write_readme']
 
 # %% ../nbs/15_book.ipynb #52748fc2
 def chapter_dir(chapter: str) -> Path:
@@ -25,7 +25,8 @@ def save_table(df: pd.DataFrame, name: str, chapter: str, float_format: str = "%
     d = chapter_dir(chapter)
     csv, md = d/f"{name}.csv", d/f"{name}.md"
     df.to_csv(csv, index=False, float_format=float_format, lineterminator="\n")
-    md.write_text(df.to_markdown(index=False, floatfmt=float_format.lstrip("%")) + "\n", encoding="utf-8")
+    shown = df.astype(object).where(df.notna(), None)   # missing values print as blanks, not <NA>/nan
+    md.write_text(shown.to_markdown(index=False, floatfmt=float_format.lstrip("%"), missingval="") + "\n", encoding="utf-8")
     return [csv, md]
 
 # %% ../nbs/15_book.ipynb #b79809c2
@@ -42,6 +43,17 @@ def save_figure(name: str, chapter: str, *, html_fig=None, png_fig=None) -> list
         out.append(p)
     if not out: raise ValueError(f"save_figure('{name}'): give html_fig (plotly) and/or png_fig (matplotlib)")
     return out
+
+# %% ../nbs/15_book.ipynb #1dfabb17
+def show_figure(paths: list[Path]):
+    "Display a saved figure in the notebook: the PNG, and a link to the interactive HTML beside it."
+    from IPython.display import Image, Markdown, display
+    for p in paths:
+        if p.suffix == ".png": display(Image(filename=str(p)))
+    for p in paths:
+        if p.suffix == ".html":
+            rel = f"figures/{p.parent.name}/{p.name}"   # the site copies figures/ next to its pages
+            display(Markdown(f"[Interactive version of this figure]({rel})"))
 
 # %% ../nbs/15_book.ipynb #d1781159
 def nbs_dir() -> Path: return get_settings().root/"nbs"
@@ -63,8 +75,12 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
     out = executed_dir()/nb.name
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
-    pm.execute_notebook(str(nb), str(out), parameters=parameters or {}, kernel_name=kernel,
-                        cwd=str(nb.parent), progress_bar=False, log_output=False)
+    try:
+        pm.execute_notebook(str(nb), str(out), parameters=parameters or {}, kernel_name=kernel,
+                            cwd=str(nb.parent), progress_bar=False, log_output=False)
+    except pm.PapermillExecutionError as e:  # one line: where it failed and why; the executed copy has the rest
+        raise RuntimeError(f"chapter {nb.stem} failed in cell {e.exec_count}: {e.ename}: {e.evalue} "
+                           f"(traceback in {out})") from None
     written = _files_written_since(get_settings().figures_dir/nb.stem, start - 1)
     return dict(chapter=nb.stem, seconds=round(time.time() - start, 1), files=len(written), written=written, executed=str(out))
 
