@@ -26,6 +26,7 @@ def save_table(df: pd.DataFrame, name: str, chapter: str, float_format: str = "%
     csv, md = d/f"{name}.csv", d/f"{name}.md"
     df.to_csv(csv, index=False, float_format=float_format, lineterminator="\n")
     shown = df.astype(object).where(df.notna(), None)   # missing values print as blanks, not <NA>/nan
+    shown = shown.map(lambda v: v.replace("|", "\\|") if isinstance(v, str) else v)  # a bare | would split the cell
     md.write_text(shown.to_markdown(index=False, floatfmt=float_format.lstrip("%"), missingval="") + "\n", encoding="utf-8")
     return [csv, md]
 

@@ -45,12 +45,19 @@ def _cmd_readme(args):
     else: print(write_readme())
 
 # %% ../nbs/16_cli.ipynb #9de5e78f
+def _query_folder(query: str) -> Path:
+    "Default output folder of a PubMed query: data/pubmed/<query as a file-name slug>."
+    import re
+    from epigraph.config import get_settings
+    slug = re.sub(r"[^a-z0-9]+", "-", query.lower()).strip("-")[:80] or "query"
+    return get_settings().data_dir/"pubmed"/slug
+
 def _cmd_pubmed(args):
-    from epigraph.pubmed import fetch_pubmed
-    import os
-    res = fetch_pubmed(args.query, Path(args.out), api_key=os.environ.get("NCBI_API_KEY"), email=args.email,
-                       max_records=args.max, batch_size=args.batch_size, progress=not args.quiet)
-    print(res)
+    from epigraph.pubmed import fetch_pubmed, NCBI_EUTILS
+    out = Path(args.out) if args.out else _query_folder(args.query)
+    res = fetch_pubmed(args.query, out, email=args.email, max_records=args.max, batch_size=args.batch_size,
+                       base_url=args.base_url or NCBI_EUTILS, progress=not args.quiet)
+    print(res.summary())
 
 def _cmd_extract(args):
     from epigraph.relations import extract_file
@@ -75,7 +82,8 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("readme", help="write README.md from nbs/index.ipynb")
     s.add_argument("--check", action="store_true", help="only check that README.md is up to date"); s.set_defaults(run=_cmd_readme)
     s = sub.add_parser("pubmed", help="search PubMed and save the results as PubMed XML (needs internet)")
-    s.add_argument("query"); s.add_argument("--out", default="data/pubmed", help="output folder")
+    s.add_argument("query"); s.add_argument("--out", help="output folder (default data/pubmed/<query>)")
+    s.add_argument("--base-url", help="E-utilities base URL (default NCBI's); the API key comes from NCBI_API_KEY")
     s.add_argument("--max", type=int, default=None, help="at most this many records")
     s.add_argument("--batch-size", type=int, default=200); s.add_argument("--email")
     s.add_argument("--quiet", action="store_true"); s.set_defaults(run=_cmd_pubmed)

@@ -55,3 +55,19 @@ def test_debug_shows_the_traceback():
 def test_reproduce_unknown_chapter_is_an_error():
     r = run("reproduce", "99_no_such_chapter", "--quiet")
     assert r.returncode == 1 and "no chapter matches" in r.stderr
+
+def test_pubmed_command_against_a_local_eutils_server(tmp_path):
+    "`epigraph pubmed` end to end, against a local stand-in serving real BC5CDR development abstracts."
+    from epigraph.pubmed import LocalEutils
+    from epigraph.sources import load_bc5cdr, read_pubmed_xml
+    docs = load_bc5cdr("dev")["documents"]
+    expected = {int(p) for p, t in zip(docs.pmid, docs.title) if "seizures" in t.lower().replace(".", " ").split()}
+    with LocalEutils(docs) as server:
+        r = run("pubmed", "seizures", "--out", str(tmp_path/"q"), "--base-url", server.base_url, "--batch-size", "5", "--quiet",
+                env={"NCBI_API_KEY": "synthetic-key-never-written"})
+    assert r.returncode == 0, r.stderr
+    got = set()
+    for f in sorted((tmp_path/"q").glob("batch_*.xml")): got |= set(read_pubmed_xml(f)["documents"].pmid)
+    assert expected and got == expected
+    for f in (tmp_path/"q").iterdir(): assert "synthetic-key-never-written" not in f.read_text(errors="replace")
+    assert "synthetic-key-never-written" not in r.stdout + r.stderr
