@@ -63,7 +63,9 @@ def chapters(pattern: str = "2*_*.ipynb") -> list[Path]:
     "The analysis chapters, in book order."
     return sorted(nbs_dir().glob(pattern))
 
-def executed_dir() -> Path: return get_settings().build_dir/"executed"
+def executed_dir() -> Path:
+    "Where executed copies of the chapters go (`figures/executed/`), next to the tables and figures they wrote."
+    return get_settings().figures_dir/"executed"
 
 # %% ../nbs/15_book.ipynb #0f9338bc
 def _files_written_since(folder: Path, since: float) -> list[str]:
@@ -159,7 +161,7 @@ def render_site(out_dir: Path|None = None) -> Path:
         body = re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)} – epigraph</title>", body, count=1, flags=re.S)
         (out/href).write_text(body, encoding="utf-8")
     if s.figures_dir.exists():
-        shutil.copytree(s.figures_dir, out/"figures", dirs_exist_ok=True)
+        shutil.copytree(s.figures_dir, out/"figures", dirs_exist_ok=True, ignore=shutil.ignore_patterns("executed"))
     return out/"index.html"
 
 # %% ../nbs/15_book.ipynb #6d785605
