@@ -16,7 +16,7 @@ from .config import fetch, get_logger
 __all__ = ['REJECT_COLUMNS', 'PUBTATOR_DOCUMENT_COLUMNS', 'MENTION_COLUMNS', 'RELATION_COLUMNS', 'DOCUMENT_COLUMNS',
            'MESH_COLUMNS', 'ITEM_COLUMNS', 'EPILEPSY_PATTERN', 'Rejects', 'Loaded', 'pmid_problem', 'mesh_curies',
            'read_pubtator', 'write_pubtator', 'load_bc5cdr', 'to_pubmed_xml', 'pubmed_date', 'read_pubmed_xml',
-           'estimate_year_from_pmid', 'read_pubmedqa', 'load_pubmedqa', 'is_epilepsy_text', 'epilepsy_mesh_ids',
+           'estimate_year_from_pmid', 'read_pubmedqa', 'load_pubmedqa', 'is_epilepsy_text', 'epilepsy_mention_ids',
            'epilepsy_subset']
 
 # %% ../nbs/02_sources.ipynb #c4cb8716
@@ -474,7 +474,7 @@ def is_epilepsy_text(text) -> bool:
     return isinstance(text, str) and EPILEPSY_PATTERN.search(text) is not None
 
 # %% ../nbs/02_sources.ipynb #962c1c04
-def epilepsy_mesh_ids(mentions: pd.DataFrame) -> set[str]:
+def epilepsy_mention_ids(mentions: pd.DataFrame) -> set[str]:
     "MeSH ids of single-id Disease mentions whose text matches the epilepsy pattern."
     single = mentions[(mentions.type == "Disease") & (mentions.mesh_ids.map(len) == 1)]
     return {ids[0] for ids, text in zip(single.mesh_ids, single.text) if is_epilepsy_text(text)}
@@ -491,7 +491,7 @@ def epilepsy_subset(loaded: Loaded) -> set[int]:
     texts = docs.text if "text" in docs else docs.title.fillna("") + " " + docs.abstract.fillna("")
     pmids = set(docs.pmid[texts.map(is_epilepsy_text)].tolist())
     if "mentions" in loaded.tables:
-        m, ids = loaded["mentions"], epilepsy_mesh_ids(loaded["mentions"])
+        m, ids = loaded["mentions"], epilepsy_mention_ids(loaded["mentions"])
         pmids |= set(m.pmid[(m.type == "Disease") & m.mesh_ids.map(lambda xs: not ids.isdisjoint(xs))].tolist())
     if "mesh" in loaded.tables:
         pmids |= set(loaded["mesh"].pmid[loaded["mesh"].descriptor_name.map(is_epilepsy_text)].tolist())
