@@ -61,7 +61,11 @@ def _cmd_pubmed(args):
 
 def _cmd_extract(args):
     from epigraph.relations import extract_file
-    print(extract_file(Path(args.input), Path(args.output)))
+    res = extract_file(Path(args.input), Path(args.output))
+    rejects = res["rejects"]
+    print(f"{args.output}: {res['documents']} documents, {res['mentions']} mentions, {res['cid']} CID relations "
+          f"({res['triplets']} triplets in all); {len(rejects)} records set aside")
+    for r in rejects.head(20).itertuples(): print(f"  set aside: {getattr(r, 'file', '')} line {getattr(r, 'line', '')}: {r.reason}", file=sys.stderr)
 
 # %% ../nbs/16_cli.ipynb #811ed20e
 def parser() -> argparse.ArgumentParser:
