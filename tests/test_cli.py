@@ -9,7 +9,7 @@ def run(*args, env=None, timeout=120):
 def test_help_lists_the_commands():
     r = run("--help")
     assert r.returncode == 0
-    for cmd in ("reproduce", "site", "sources", "fetch", "pubmed", "extract", "readme"):
+    for cmd in ("build", "reproduce", "site", "sources", "fetch", "pubmed", "extract", "readme"):
         assert cmd in r.stdout
 
 def test_sources_lists_every_registered_source():
@@ -71,3 +71,20 @@ def test_pubmed_command_against_a_local_eutils_server(tmp_path):
     assert expected and got == expected
     for f in (tmp_path/"q").iterdir(): assert "synthetic-key-never-written" not in f.read_text(errors="replace")
     assert "synthetic-key-never-written" not in r.stdout + r.stderr
+
+def test_extract_command_writes_pubtator_with_mentions_and_cid(tmp_path):
+    "`epigraph extract` on five real BC5CDR development abstracts (their annotation lines removed)."
+    from epigraph.sources import load_bc5cdr, write_pubtator, read_pubtator
+    dev = load_bc5cdr("dev")
+    docs = dev["documents"].head(5)
+    empty = dev["mentions"].iloc[0:0]
+    write_pubtator({"documents": docs, "mentions": empty, "relations": dev["relations"].iloc[0:0]}, tmp_path/"in.txt")
+    r = run("extract", str(tmp_path/"in.txt"), str(tmp_path/"out.txt"))
+    assert r.returncode == 0, r.stderr
+    out = read_pubtator(tmp_path/"out.txt", "epigraph-extract")
+    assert out.reconciles and set(out["documents"].pmid) == set(docs.pmid)
+    assert (out["documents"].title.tolist(), out["documents"].abstract.tolist()) == (docs.title.tolist(), docs.abstract.tolist())
+    gold = {(p, i) for p, ids in zip(dev["mentions"].pmid, dev["mentions"].mesh_ids) for i in ids if p in set(docs.pmid)}
+    found = {(p, i) for p, ids in zip(out["mentions"].pmid, out["mentions"].mesh_ids) for i in ids}
+    assert len(found & gold) >= 0.5 * len(gold)     # the extractor finds most of the annotated entities
+    assert "CID relations" in r.stdout
