@@ -11,7 +11,8 @@ from .config import get_settings, get_logger
 
 # %% auto #0
 __all__ = ['chapter_dir', 'save_table', 'save_figure', 'show_figure', 'nbs_dir', 'chapters', 'executed_dir', 'run_chapter',
-           'reproduce', 'book_order', 'notebook_title', 'render_site', 'readme_text', 'write_readme']
+           'build_prerequisites', 'reproduce', 'book_order', 'notebook_title', 'render_site', 'readme_text',
+           'write_readme']
 
 # %% ../nbs/15_book.ipynb #52748fc2
 def chapter_dir(chapter: str) -> Path:
@@ -88,12 +89,21 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
     return dict(chapter=nb.stem, seconds=round(time.time() - start, 1), files=len(written), written=written, executed=str(out))
 
 # %% ../nbs/15_book.ipynb #038e0877
-def reproduce(names: list[str]|None = None, parameters: dict[str, dict]|None = None, progress: bool = True) -> pd.DataFrame:
-    "Run the analysis chapters (all, or those whose name starts with one of `names`); summary per chapter."
+def build_prerequisites(progress: bool = True) -> dict:
+    "Build what the chapters read — the evidence graph (`epigraph build`) — and return a summary row."
+    from epigraph.temporal import build
+    start = time.time()
+    kg = build(progress=progress, quiet=True)
+    return dict(chapter="build (evidence graph)", seconds=round(time.time() - start, 1), files=len(kg.triplets),
+                written=[], executed=str(get_settings().build_dir/"kg"))
+
+def reproduce(names: list[str]|None = None, parameters: dict[str, dict]|None = None, progress: bool = True,
+              build_graph: bool = True) -> pd.DataFrame:
+    "Build the graph, then run the analysis chapters (all, or those whose name starts with one of `names`)."
     from tqdm.auto import tqdm
     todo = [nb for nb in chapters() if not names or any(nb.stem.startswith(n) for n in names)]
     if not todo: raise ValueError(f"no chapter matches {names}; chapters: {[nb.stem for nb in chapters()]}")
-    rows = []
+    rows = [build_prerequisites(progress)] if build_graph else []
     for nb in tqdm(todo, desc="chapters", disable=not progress):
         rows.append(run_chapter(nb, (parameters or {}).get(nb.stem)))
     return pd.DataFrame(rows)

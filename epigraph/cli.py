@@ -27,10 +27,13 @@ def _cmd_build(args):
 def _cmd_reproduce(args):
     from epigraph.book import reproduce
     params = json.loads(args.params) if args.params else None
-    summary = reproduce(args.chapters or None, params, progress=not args.quiet)
-    for r in summary.itertuples():
+    summary = reproduce(args.chapters or None, params, progress=not args.quiet, build_graph=not args.no_build)
+    built = summary[summary.chapter.str.startswith("build")]
+    for r in built.itertuples(): print(f"{r.chapter}: {r.files:,} triplets in {r.seconds} s -> {r.executed}")
+    ran = summary.drop(built.index)
+    for r in ran.itertuples():
         print(f"{r.chapter}: {r.files} files regenerated in {r.seconds} s -> figures/{r.chapter}/")
-    print(f"reproduced {len(summary)} chapters, {int(summary.files.sum())} files")
+    print(f"reproduced {len(ran)} chapters, {int(ran.files.sum())} files")
     if args.site: print(f"site: {_render(args.out)}")
 
 def _render(out):
@@ -86,6 +89,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("chapters", nargs="*", help="chapter name prefixes (default: all)")
     s.add_argument("--params", help='JSON: {"20_data_overview": {"param": value}}')
     s.add_argument("--site", action="store_true", help="also render the offline site")
+    s.add_argument("--no-build", action="store_true", help="do not rebuild the evidence graph first (use the saved one)")
     s.add_argument("--out", help="site folder (default _site)")
     s.add_argument("--quiet", action="store_true"); s.set_defaults(run=_cmd_reproduce)
     s = sub.add_parser("site", help="render the executed book to static HTML (offline)")
