@@ -9,7 +9,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 def built(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("book")
     env = {**os.environ, "EPIGRAPH_FIGURES_DIR": str(tmp/"figures"), "EPIGRAPH_DATA_DIR": str(tmp/"data")}
-    r = subprocess.run(["epigraph", "reproduce", "20_data_overview", "--site", "--out", str(tmp/"site"), "--quiet"],
+    r = subprocess.run(["epigraph", "reproduce", "20_data_overview", "--no-build", "--site", "--out", str(tmp/"site"), "--quiet"],
                        capture_output=True, text=True, env=env, timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]
     return tmp, r.stdout
