@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 from .config import SOURCES
 from .schema import (PREDICATES, TIER_RANK, GOLD, SILVER, BRONZE, relation_family, is_curie,
                              validate_triplets, validate_entities)
-from .sources import load_bc5cdr, Rejects
+from .sources import load_bc5cdr, load_pubmedqa, epilepsy_subset, Rejects
 from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, cpic_raw
 from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
 
@@ -21,11 +21,12 @@ __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEV
            'LITERATURE_EXTRACTORS', 'CONSENSUS_SCORE', 'HELPS', 'HARMS', 'CONFLICT_COLUMNS', 'ENTITY_COLUMNS',
            'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE', 'INPUT_SOURCES',
            'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source', 'sentence_bounds',
-           'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges', 'relations_source', 'g4e_source', 'epio_source',
-           'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index', 'resolve_name', 'rule_claims',
-           'canonical_ids', 'entities_table', 'triplet_id', 'evidence_table', 'tier_of', 'lists_by', 'triplets_table',
-           'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'assemble', 'validate_kg',
-           'unresolvable_evidence', 'arrow_table', 'save_kg', 'load_kg', 'to_igraph', 'export_graphml', 'export_neo4j']
+           'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges', 'relations_source', 'pubmedqa_source',
+           'g4e_source', 'epio_source', 'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index',
+           'resolve_name', 'rule_claims', 'canonical_ids', 'entities_table', 'triplet_id', 'evidence_table', 'tier_of',
+           'lists_by', 'triplets_table', 'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'assemble',
+           'validate_kg', 'unresolvable_evidence', 'arrow_table', 'save_kg', 'load_kg', 'to_igraph', 'export_graphml',
+           'export_neo4j']
 
 # %% ../nbs/08_graph.ipynb #24ba1b90
 CLAIM_COLUMNS = ["head", "predicate", "tail", "source", "record_id", "pmid", "quote", "extractor",
@@ -232,24 +233,39 @@ def supplementary_merges(proposals: pd.DataFrame, mesh: pd.DataFrame) -> list[tu
     return sorted({(i, by_label[n.lower()]) for i, n in zip(sup.entity_id, sup.name) if n.lower() in by_label.index})
 
 # %% ../nbs/08_graph.ipynb #b38f83aa
-def relations_source(split: str = "dev") -> tuple[pd.DataFrame, pd.DataFrame]:
-    "Entity proposals and claims from `epigraph.relations.extract` on the gold mentions of one BC5CDR split."
+def _extracted(found: pd.DataFrame, source: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    "Entity proposals and claims from triplets found by `epigraph.relations.extract`, one claim per evidence sentence."
     from epigraph import relations
-    loaded = relations.bc5cdr_split(split)
-    docs = loaded["documents"][["pmid", "title", "abstract"]]
-    _, found = relations.extract(docs, mentions=relations.gold_mentions(loaded))
     rows, ents = [], []
     for r in found.sort_values(["pmid", "head_id", "predicate", "tail_id"]).itertuples(index=False):
         for name, sentence in sorted(r.evidence.items()):
             for h in relations.split_ids(r.head_id):
                 for t in relations.split_ids(r.tail_id):
-                    rows.append(dict(head=h, predicate=r.predicate, tail=t, source=f"bc5cdr-{split}", record_id=f"PMID:{r.pmid}",
+                    rows.append(dict(head=h, predicate=r.predicate, tail=t, source=source, record_id=f"PMID:{r.pmid}",
                                      pmid=r.pmid, quote=sentence, extractor=f"relations-{name}", curated_gold=False,
                                      detail=_json(dict(consensus_score=r.score, extractors=r.extractors))))
                     ents += [(h, r.head_text, r.head_layer, r.head_type), (t, r.tail_text, r.tail_layer, r.tail_type)]
     e = pd.DataFrame(ents, columns=["entity_id", "name", "layer", "btype"]).sort_values(["entity_id", "name"]).drop_duplicates("entity_id")
     e["type"] = np.where(e.layer == "L4", "chemical", np.where(e.layer == "L3", "gene", "disease"))
     return proposals_frame(e.assign(source="relations", priority=6)), claims_frame(pd.DataFrame(rows))
+
+def relations_source(split: str = "dev") -> tuple[pd.DataFrame, pd.DataFrame]:
+    "Entity proposals and claims from `epigraph.relations.extract` on the gold mentions of one BC5CDR split."
+    from epigraph import relations
+    loaded = relations.bc5cdr_split(split)
+    docs = loaded["documents"][["pmid", "title", "abstract"]]
+    _, found = relations.extract(docs, mentions=relations.gold_mentions(loaded))
+    return _extracted(found, f"bc5cdr-{split}")
+
+def pubmedqa_source() -> tuple[pd.DataFrame, pd.DataFrame]:
+    "Entity proposals and claims extracted (predicted entities, no LLM) from the PubMedQA abstracts about epilepsy."
+    from epigraph import relations
+    pqa = load_pubmedqa()
+    items = pqa["items"][pqa["items"].pmid.isin(epilepsy_subset(pqa))].sort_values("pmid")
+    # PubMedQA keeps each abstract as its question (the article's title as a question) and its context paragraphs
+    docs = pd.DataFrame({"pmid": items.pmid, "title": items.question, "abstract": items.contexts.map(" ".join)})
+    _, found = relations.extract(docs)
+    return _extracted(found, "pubmedqa")
 
 # %% ../nbs/08_graph.ipynb #07f58c45
 G4E_CLASSES = {"DEE": "developmental and epileptic encephalopathy", "GGE": "genetic generalised epilepsy",
@@ -594,7 +610,7 @@ def set_aside(ev: pd.DataFrame, entities: pd.DataFrame) -> tuple[pd.DataFrame, p
                                 reason=pd.Series(reason, index=ev.index)[bad]), columns=REJECT_COLUMNS)
     return ev[~bad], rejects
 
-LITERATURE = ("bc5cdr-gold", "relations")
+LITERATURE = ("bc5cdr-gold", "relations", "pubmedqa")
 
 def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims: pd.DataFrame|None = None,
              literature: tuple[str, ...] = LITERATURE) -> KG:
@@ -609,6 +625,9 @@ def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims:
     bc_e, bc_c = _timed(st, "bc5cdr", bc5cdr_source, None, mesh)
     if "bc5cdr-gold" not in literature: bc_c = bc_c.iloc[:0]
     rel_e, rel_c = _timed(st, "relations", relations_source) if "relations" in literature else (bc_e.iloc[:0], bc_c.iloc[:0])
+    if "pubmedqa" in literature:
+        pqa_e, pqa_c = _timed(st, "pubmedqa", pubmedqa_source)
+        rel_e, rel_c = pd.concat([rel_e, pqa_e], ignore_index=True), pd.concat([rel_c, pqa_c], ignore_index=True)
     g4e_e, g4e_c = _timed(st, "genes4epilepsy", g4e_source)
     epio_e, epio_m = _timed(st, "epio", epio_source)
     def merge_and_resolve():
