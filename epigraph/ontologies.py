@@ -97,9 +97,10 @@ def _annotation_row(cols: list[str]) -> dict:
                 biocuration=c["biocuration"])
 
 # %% ../nbs/02b_ontologies.ipynb #d5d979c3
-def read_hpo_annotations(path: Path, rejects: Rejects) -> tuple[pd.DataFrame, int]:
-    "Every annotation line of a `phenotype.hpoa` file as a row, and the number of lines read."
-    rows, n_read = [], 0
+@lru_cache(maxsize=4)
+def _parse_hpoa(path: str, size: int, mtime: float) -> tuple[pd.DataFrame, int, tuple]:
+    "Parse a `phenotype.hpoa` once per process (the graph build reads it twice): rows, lines read, rejected lines."
+    rows, bad, n_read, name = [], [], 0, Path(path).name
     with open(path, encoding="utf-8") as f:
         for lineno, raw in enumerate(f, 1):
             if raw.startswith("#") or raw.startswith("database_id\t") or not raw.strip(): continue
@@ -107,11 +108,18 @@ def read_hpo_annotations(path: Path, rejects: Rejects) -> tuple[pd.DataFrame, in
             cols = raw.rstrip("\n").split("\t")
             try: row = _annotation_row(cols)
             except ValueError as e:
-                rejects.add(path.name, lineno, cols[0], str(e)); continue
-            rows.append(dict(row, source="hpo", file=path.name, line=lineno))
+                bad.append((name, lineno, cols[0], str(e))); continue
+            rows.append(dict(row, source="hpo", file=name, line=lineno))
     frame = pd.DataFrame(rows)
     for col in ("curated_on", "last_curated_on"): frame[col] = pd.to_datetime(frame[col])
-    return frame, n_read
+    return frame, n_read, tuple(bad)
+
+def read_hpo_annotations(path: Path, rejects: Rejects) -> tuple[pd.DataFrame, int]:
+    "Every annotation line of a `phenotype.hpoa` file as a row, and the number of lines read."
+    st = Path(path).stat()
+    frame, n_read, bad = _parse_hpoa(str(path), st.st_size, st.st_mtime)
+    for b in bad: rejects.add(*b)
+    return frame.copy(), n_read
 
 # %% ../nbs/02b_ontologies.ipynb #405fd3d6
 G2P_COLUMNS = ["ncbi_gene_id", "gene_symbol", "hpo_id", "hpo_name", "frequency", "disease_id"]
