@@ -136,7 +136,7 @@ def test_not_configured(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- the key
 
 def test_key_is_sent_per_request_and_never_stored(tmp_path, monkeypatch):
-    secret = "sk-synthetic-test-key-123"
+    secret = "sk-synthetic-key-xyz"
     monkeypatch.setenv("EPIGRAPH_LLM_API_KEY", secret)
     with FakeServer() as srv:
         llm = _client(srv.url, tmp_path)
