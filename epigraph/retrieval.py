@@ -13,11 +13,11 @@ import scipy.sparse as sp
 
 # %% auto #0
 __all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'RRF_K',
-           'METHODS', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'GraphIndex', 'cached_kg',
-           'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'link_seeds', 'personalized_pagerank',
-           'pcst_solver', 'pcst_tree', 'format_hop', 'tree_paths', 'serialise_paths', 'retrieve_ppr_pcst',
-           'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex',
-           'retrieve_bm25', 'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'Retriever']
+           'METHODS', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'GraphIndex', 'TableGraph',
+           'synthetic_kg', 'link_by_names', 'link_by_ner', 'link_seeds', 'personalized_pagerank', 'pcst_solver',
+           'pcst_tree', 'format_hop', 'tree_paths', 'serialise_paths', 'retrieve_ppr_pcst', 'NodeEmbeddings',
+           'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25',
+           'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #d2a56022
 SEED_COLUMNS = ["entity_id", "name", "text", "start", "end", "confidence", "method"]
@@ -142,17 +142,6 @@ class GraphIndex:
         return self.inc_rows[self.inc_ptr[u]:self.inc_ptr[u + 1]]
 
     def __repr__(self): return f"GraphIndex({self.n:,} entities, {len(self.head):,} triplets, {self.W.nnz // 2:,} linked pairs)"
-
-# %% ../nbs/11_retrieval.ipynb #f43b12f3
-def cached_kg(rebuild: bool = False):
-    "The assembled graph of `epigraph.graph`, saved under build_dir/retrieval/kg-<hash of the graph module> and loaded afterwards."
-    import hashlib, inspect
-    from epigraph.config import get_settings
-    import epigraph.graph as graph
-    key = hashlib.sha256(inspect.getsource(graph).encode()).hexdigest()[:12]   # a changed graph module builds anew
-    folder = get_settings().build_dir/"retrieval"/f"kg-{key}"
-    if rebuild or not (folder/"manifest.json").exists(): graph.save_kg(graph.assemble(), folder)
-    return graph.load_kg(folder)
 
 # %% ../nbs/11_retrieval.ipynb #b141b318
 SYNTHETIC_PMID_BASE = 900_000_000
