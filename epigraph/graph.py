@@ -12,6 +12,7 @@ from .config import SOURCES
 from .schema import (PREDICATES, TIER_RANK, GOLD, SILVER, BRONZE, relation_family, is_curie,
                              validate_triplets, validate_entities)
 from .sources import load_bc5cdr, load_pubmedqa, epilepsy_subset, Rejects
+from .relations import sentence_spans
 from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, cpic_raw
 from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
 
@@ -20,13 +21,12 @@ __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEV
            'MERGE_PREFIXES', 'GUIDELINE_RULES', 'RULE_REFERENCE_TITLES', 'CURATED_POPULATIONS', 'CANONICAL_ORDER',
            'LITERATURE_EXTRACTORS', 'CONSENSUS_SCORE', 'HELPS', 'HARMS', 'CONFLICT_COLUMNS', 'ENTITY_COLUMNS',
            'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE', 'INPUT_SOURCES',
-           'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source', 'sentence_bounds',
-           'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges', 'relations_source', 'pubmedqa_source',
-           'g4e_source', 'epio_source', 'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index',
-           'resolve_name', 'rule_claims', 'canonical_ids', 'entities_table', 'triplet_id', 'evidence_table', 'tier_of',
-           'lists_by', 'triplets_table', 'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'assemble',
-           'validate_kg', 'unresolvable_evidence', 'arrow_table', 'save_kg', 'load_kg', 'to_igraph', 'export_graphml',
-           'export_neo4j']
+           'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source', 'bc5cdr_documents',
+           'bc5cdr_source', 'supplementary_merges', 'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source',
+           'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index', 'resolve_name', 'rule_claims',
+           'canonical_ids', 'entities_table', 'triplet_id', 'evidence_table', 'tier_of', 'lists_by', 'triplets_table',
+           'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'assemble', 'validate_kg',
+           'unresolvable_evidence', 'arrow_table', 'save_kg', 'load_kg', 'to_igraph', 'export_graphml', 'export_neo4j']
 
 # %% ../nbs/08_graph.ipynb #24ba1b90
 CLAIM_COLUMNS = ["head", "predicate", "tail", "source", "record_id", "pmid", "quote", "extractor",
@@ -171,14 +171,6 @@ def cpic_source(cpic=None, mesh: pd.DataFrame|None = None) -> tuple[pd.DataFrame
     return pd.concat([proposals_frame(ents), cpic_alleles()], ignore_index=True), _pair_claims(pairs, cpic), merges
 
 # %% ../nbs/08_graph.ipynb #b424f022
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
-
-def sentence_bounds(text: str) -> list[tuple[int, int]]:
-    "Start and end offsets of the sentences of `text` (split after . ! ? before a capital, digit or bracket)."
-    starts = [0] + [m.end() for m in _SENTENCE_BREAK.finditer(text)]
-    ends = [m.start() for m in _SENTENCE_BREAK.finditer(text)] + [len(text)]
-    return list(zip(starts, ends))
-
 def _sentence_of(bounds, offset: int) -> int:
     return next(i for i, (s, e) in enumerate(bounds) if offset < e or i == len(bounds) - 1)
 
@@ -211,7 +203,7 @@ def bc5cdr_source(docs: dict|None = None, mesh: pd.DataFrame|None = None) -> tup
     offsets = m.groupby(["pmid", "mesh_ids"]).start.agg(list).to_dict()
     rows = []
     for r in docs["relations"].sort_values(["pmid", "chemical", "disease"]).itertuples(index=False):
-        t = text[r.pmid]; b = sentence_bounds(t)
+        t = text[r.pmid]; b = sentence_spans(t)
         quote, same = _cid_quote(t, b, offsets.get((r.pmid, r.chemical), []), offsets.get((r.pmid, r.disease), []))
         split = docs["splits"][r.pmid]
         rows.append(dict(head=r.chemical, predicate="induces", tail=r.disease, source=split[-1] if len(split) == 1 else "bc5cdr-train",

@@ -110,7 +110,7 @@ class LLM:
 def _openai(self: LLM):
     if self._client is None:
         import openai
-        self._client = openai.OpenAI(base_url=self.base_url, api_key="unused-real-key-goes-per-request",
+        self._client = openai.OpenAI(base_url=self.base_url, api_key="unused",
                                      max_retries=0, timeout=self.timeout)
     return self._client
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from rapidfuzz import fuzz, process
 from .config import get_logger
-from .schema import ENTITY_TYPES, mesh_curies, validate_mentions
+from .schema import ENTITY_TYPES, validate_mentions
 from .sources import load_bc5cdr
 from .lexicon import load_lexicon, normalise_key, training_mentions
 from .ner import Matcher, SpanSet, find_mentions, default_matcher

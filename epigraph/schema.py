@@ -103,9 +103,13 @@ def to_curie(prefix: str, local) -> str:
     if not is_curie(c): raise ValueError(f"cannot make a CURIE from {prefix!r} and {local!r}")
     return c
 
-def mesh_curies(ids: str) -> list[str]:
-    "BC5CDR id field → MeSH CURIEs: composite `D1|D2` gives both parts, `-1` or empty gives none."
-    return [f"MESH:{p.strip()}" for p in str(ids).replace(",", "|").split("|") if p.strip() not in ("", "-1")]
+_MESH_ID = re.compile(r"(?:MESH:)?([A-Z][0-9]+)")
+
+def mesh_curies(raw: str) -> list[str]|None:
+    "CURIEs of a BC5CDR id field: `-1` → [], `D001|D002` → [MESH:D001, MESH:D002], `D001|-1` → [MESH:D001]; malformed → None."
+    parts = [p for p in str(raw).split("|") if p != "-1"]
+    matches = [_MESH_ID.fullmatch(p) for p in parts]
+    return None if not raw or not all(matches) else [f"MESH:{m[1]}" for m in matches]
 
 # %% ../nbs/01_schema.ipynb #1a68ccbc
 @dataclass

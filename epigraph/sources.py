@@ -11,11 +11,12 @@ from pathlib import Path
 from xml.parsers import expat
 import pandas as pd
 from .config import fetch, get_logger
+from .schema import mesh_curies
 
 # %% auto #0
 __all__ = ['REJECT_COLUMNS', 'PUBTATOR_DOCUMENT_COLUMNS', 'MENTION_COLUMNS', 'RELATION_COLUMNS', 'DOCUMENT_COLUMNS',
-           'MESH_COLUMNS', 'ITEM_COLUMNS', 'EPILEPSY_PATTERN', 'Rejects', 'Loaded', 'pmid_problem', 'mesh_curies',
-           'read_pubtator', 'write_pubtator', 'load_bc5cdr', 'to_pubmed_xml', 'pubmed_date', 'read_pubmed_xml',
+           'MESH_COLUMNS', 'ITEM_COLUMNS', 'EPILEPSY_PATTERN', 'Rejects', 'Loaded', 'pmid_problem', 'read_pubtator',
+           'write_pubtator', 'load_bc5cdr', 'to_pubmed_xml', 'pubmed_date', 'read_pubmed_xml',
            'estimate_year_from_pmid', 'read_pubmedqa', 'load_pubmedqa', 'is_epilepsy_text', 'epilepsy_mention_ids',
            'epilepsy_subset']
 
@@ -57,19 +58,12 @@ PUBTATOR_DOCUMENT_COLUMNS = ["pmid", "title", "abstract", "text", "source"]
 MENTION_COLUMNS = ["pmid", "start", "end", "text", "type", "mesh_id", "mesh_ids", "extra", "source"]
 RELATION_COLUMNS = ["pmid", "relation", "chemical", "disease", "source"]
 _HEAD = re.compile(r"([^|\t]*)\|([ta])\|(.*)", re.S)
-_ONE_ID = re.compile(r"(?:MESH:)?([A-Z][0-9]+)")
 
 def _is_missing(v) -> bool: return v is None or (isinstance(v, float) and v != v) or v is pd.NA
 
 def pmid_problem(raw: str) -> str|None:
     "Why `raw` is not a PMID (1 to 10 ASCII digits, not zero), or None when it is one."
     return None if re.fullmatch(r"[0-9]{1,10}", raw) and int(raw) > 0 else f"PMID {raw!r} is not a positive number of at most 10 digits"
-
-def mesh_curies(raw: str) -> list[str]|None:
-    "CURIEs of a PubTator id field: `-1` → [], `D001|D002` → [MESH:D001, MESH:D002], `D001|-1` → [MESH:D001]; malformed → None."
-    parts = [p for p in raw.split("|") if p != "-1"]
-    matches = [_ONE_ID.fullmatch(p) for p in parts]
-    return None if not raw or not all(matches) else [f"MESH:{m[1]}" for m in matches]
 
 # %% ../nbs/02_sources.ipynb #225e3c42
 def _mention_row(parts: list[str], doc: dict, source: str) -> tuple[dict|None, str|None]:
@@ -90,9 +84,9 @@ def _mention_row(parts: list[str], doc: dict, source: str) -> tuple[dict|None, s
 def _relation_row(parts: list[str], doc: dict, source: str) -> tuple[dict|None, str|None]:
     "A relation line's row, or why it is rejected."
     if len(parts) != 4: return None, f"{len(parts)} tab-separated fields, expected 4 (PMID relation chemical disease)"
-    ids = [_ONE_ID.fullmatch(p) for p in parts[2:]]
-    if not all(ids): return None, f"relation ids {parts[2]!r}, {parts[3]!r} are not MeSH ids"
-    return dict(pmid=doc["pmid"], relation=parts[1], chemical=f"MESH:{ids[0][1]}", disease=f"MESH:{ids[1][1]}", source=source), None
+    ids = [mesh_curies(p) for p in parts[2:]]
+    if not all(i and len(i) == 1 for i in ids): return None, f"relation ids {parts[2]!r}, {parts[3]!r} are not MeSH ids"
+    return dict(pmid=doc["pmid"], relation=parts[1], chemical=ids[0][0], disease=ids[1][0], source=source), None
 
 # %% ../nbs/02_sources.ipynb #49a41773
 class _PubTatorReader:
