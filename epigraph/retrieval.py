@@ -13,11 +13,12 @@ import scipy.sparse as sp
 
 # %% auto #0
 __all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'RRF_K',
-           'METHODS', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'GraphIndex', 'TableGraph',
-           'synthetic_kg', 'link_by_names', 'link_by_ner', 'link_seeds', 'personalized_pagerank', 'pcst_solver',
-           'pcst_tree', 'format_hop', 'tree_paths', 'serialise_paths', 'retrieve_ppr_pcst', 'NodeEmbeddings',
-           'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25',
-           'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'Retriever']
+           'METHODS', 'RETRIEVERS', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'GraphIndex',
+           'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'link_seeds', 'personalized_pagerank',
+           'pcst_solver', 'pcst_tree', 'format_hop', 'tree_paths', 'serialise_paths', 'retrieve_ppr_pcst',
+           'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex',
+           'retrieve_bm25', 'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'register_retriever',
+           'retriever_names', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #d2a56022
 SEED_COLUMNS = ["entity_id", "name", "text", "start", "end", "confidence", "method"]
@@ -597,7 +598,20 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
     return Retrieved("baseline", query, seed_df, nodes, _edge_table(gi, rows), paths=lines, path_ids=ids, text=text, params=params)
 
 # %% ../nbs/11_retrieval.ipynb #8e63ad4a
-METHODS = ("ppr_pcst", "semantic", "hybrid", "bm25", "baseline")
+METHODS = ("ppr_pcst", "semantic", "hybrid", "bm25", "baseline")   # the built-in retrievers
+RETRIEVERS: dict = {}   # name -> fn(retriever: Retriever, query: str, **params) -> Retrieved
+
+def register_retriever(name: str, fn, replace: bool = False):
+    "Make `fn(retriever, query, **params) -> Retrieved` callable as `Retriever(kg)(query, name)`; runners and chapters list it too."
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name or ""): raise ValueError(f"register_retriever: name {name!r} must be lower-case letters, digits and _")
+    if name in RETRIEVERS and not replace: raise ValueError(f"register_retriever: {name!r} is already registered (pass replace=True to swap it)")
+    if not callable(fn): raise TypeError(f"register_retriever: {name!r} needs a callable, got {type(fn).__name__}")
+    RETRIEVERS[name] = fn
+    return fn
+
+def retriever_names() -> list[str]:
+    "Every registered retriever, built-ins first, then in registration order."
+    return list(RETRIEVERS)
 
 class Retriever:
     "Every retriever behind one call: `Retriever(kg)(query, method='ppr_pcst', **params) -> Retrieved`."
@@ -617,9 +631,11 @@ class Retriever:
 
     def __call__(self, query: str, method: str = "ppr_pcst", **params) -> Retrieved:
         if not isinstance(query, str): raise TypeError(f"Retriever: the query must be text, got {type(query).__name__}")
-        if method == "ppr_pcst": return retrieve_ppr_pcst(self.graph, query, **params)
-        if method == "semantic": return retrieve_semantic(self.graph, query, **params)
-        if method == "hybrid": return retrieve_hybrid(self.graph, query, **params)
-        if method == "bm25": return retrieve_bm25(self.abstracts, query, **params)
-        if method == "baseline": return retrieve_baseline(self.baseline, query, **params)
-        raise ValueError(f"Retriever: unknown method {method!r}; use one of {', '.join(METHODS)}")
+        if method not in RETRIEVERS: raise ValueError(f"Retriever: unknown method {method!r}; use one of {', '.join(RETRIEVERS)}")
+        return RETRIEVERS[method](self, query, **params)
+
+register_retriever("ppr_pcst", lambda R, q, **p: retrieve_ppr_pcst(R.graph, q, **p))
+register_retriever("semantic", lambda R, q, **p: retrieve_semantic(R.graph, q, **p))
+register_retriever("hybrid", lambda R, q, **p: retrieve_hybrid(R.graph, q, **p))
+register_retriever("bm25", lambda R, q, **p: retrieve_bm25(R.abstracts, q, **p))
+register_retriever("baseline", lambda R, q, **p: retrieve_baseline(R.baseline, q, **p))
