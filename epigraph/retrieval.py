@@ -4,7 +4,7 @@
 
 # %% ../nbs/11_retrieval.ipynb #6c8c6a7e
 from __future__ import annotations
-import heapq, re
+import copy, heapq, re
 from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -12,13 +12,13 @@ import numpy as np, pandas as pd
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'RRF_K',
-           'METHODS', 'RETRIEVERS', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'GraphIndex',
-           'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'link_seeds', 'personalized_pagerank',
-           'pcst_solver', 'pcst_tree', 'format_hop', 'tree_paths', 'serialise_paths', 'retrieve_ppr_pcst',
-           'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex',
-           'retrieve_bm25', 'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'register_retriever',
-           'retriever_names', 'Retriever']
+__all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'INTENTS',
+           'INTENT_BOOST', 'RRF_K', 'METHODS', 'RETRIEVERS', 'Retrieved', 'approx_tokens', 'cut_to_budget',
+           'evidence_strength', 'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner',
+           'link_seeds', 'personalized_pagerank', 'pcst_solver', 'pcst_tree', 'format_hop', 'tree_paths',
+           'serialise_paths', 'query_intent', 'with_intent', 'retrieve_ppr_pcst', 'NodeEmbeddings', 'node_embeddings',
+           'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25', 'retrieve_hybrid', 'BaselineGraph',
+           'retrieve_baseline', 'register_retriever', 'retriever_names', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #d2a56022
 SEED_COLUMNS = ["entity_id", "name", "text", "start", "end", "confidence", "method"]
@@ -88,6 +88,7 @@ def _name_key(s: str) -> str: return " ".join(re.findall(r"[a-z0-9]+", s.lower()
 class GraphIndex:
     "Arrays and sparse matrices over a graph's entity and triplet tables, built once and reused by every retriever."
     def __init__(self, kg):
+        self.kg = kg                               # the tables behind the index (evidence rows for manifests)
         e, t = kg.entities, kg.triplets
         if "suppressed" in t.columns: t = t[~t.suppressed.fillna(False).astype(bool)]
         self.ids = e.entity_id.astype(str).to_numpy()
@@ -187,15 +188,18 @@ def _name_table(gi: GraphIndex) -> dict:
     return gi._names
 
 def link_by_names(gi: GraphIndex, query: str, max_words: int = 10) -> pd.DataFrame:
-    "Seeds from leftmost-longest word n-grams of the query equal (ignoring case and punctuation) to a graph name or synonym."
+    "Seeds from leftmost-longest word n-grams of the query equal (ignoring case and punctuation; short names in case too) to a graph name or synonym."
     table = _name_table(gi)
     words = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z0-9]+", query)]
     rows, i = [], 0
     while i < len(words):
         for n in range(min(max_words, gi._max_words, len(words) - i), 0, -1):
             key = " ".join(w for w, _, _ in words[i:i + n])
-            if key in table:
-                span = query[words[i][1]:words[i + n - 1][2]]; hits = table[key]
+            span = query[words[i][1]:words[i + n - 1][2]]
+            # a name of three letters or fewer links only when written exactly so and not plain lower case: "ALL"
+            # (leukaemia) is not "all", and a lower-case "be" (a BC5CDR mention of a chemical) is the verb
+            hits = {v: h for v, h in table.get(key, {}).items() if len(key) > 3 or (h[1] == span and h[1] != h[1].lower())}
+            if hits:
                 for v, (kind, surface) in sorted(hits.items()):
                     conf = 0.9 if kind == "synonym" else 1.0 if surface == span else 0.95
                     rows.append(dict(entity_id=gi.ids[v], name=gi.names[v], text=span, start=words[i][1], end=words[i + n - 1][2],
@@ -371,6 +375,38 @@ def _cut(items: list[tuple[str, list[str]]], token_budget: int) -> tuple[list[st
     return lines, [ids[l] for l in lines], text
 
 # %% ../nbs/11_retrieval.ipynb #ca74e064
+INTENTS = {   # intent -> (query words, predicates whose evidence counts more for such a question)
+    "treatment": (r"treat\w*|therap\w*|first[- ]line|drugs?|medications?|medicines?|antiseizure|anti-?epileptic\w*|recommend\w*"
+                  r"|manag\w*|prescri\w*|options?|choice",
+                  ("first_line_for", "treated_with", "aggravates", "contraindicated_with", "gene_drug_interaction")),
+    "safety": (r"avoid\w*|contraindicat\w*|safe\w*|unsafe|risks?|adverse|toxic\w*|carriers?|carry|carries|harm\w*|worsen\w*"
+               r"|aggravat\w*|induc\w*",
+               ("contraindicated_with", "aggravates", "gene_drug_interaction", "induces")),
+    "genetics": (r"genes?|genetic\w*|variants?|mutations?|caus\w*|aetiolog\w*|etiolog\w*", ("caused_by_gene", "gene_drug_interaction")),
+}
+INTENT_BOOST = 10.0
+
+def query_intent(query: str) -> dict[str, float]:
+    "The predicates the query's wording asks about, each mapped to the factor its evidence strength is multiplied by."
+    words = (query or "").lower()
+    hit = [preds for pattern, preds in INTENTS.values() if re.search(rf"\b(?:{pattern})\b", words)]
+    return {p: INTENT_BOOST for preds in hit for p in preds}
+
+def with_intent(gi: GraphIndex, boost: dict[str, float]) -> GraphIndex:
+    "A view of the index with edge strengths multiplied per predicate; built once per boost and kept on the index."
+    if not boost: return gi
+    key = tuple(sorted(boost.items()))
+    views = gi.__dict__.setdefault("_intent_views", {})
+    if key not in views:
+        view = copy.copy(gi)
+        view.__dict__.pop("_intent_views", None)
+        factor = pd.Series(gi.predicate).map(boost).fillna(1.0).to_numpy(float)
+        view.strength = gi.strength * factor
+        view._build_matrices()
+        views[key] = view
+    return views[key]
+
+# %% ../nbs/11_retrieval.ipynb #e1738b2f
 def _seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFrame, str]:
     "Seeds given as ids (unknown ones reported) or linked from the query; a reason when there are none."
     if gi.n == 0: return _frame(SEED_COLUMNS), "the graph has no entities"
@@ -391,16 +427,21 @@ def _nodes_table(gi: GraphIndex, idx, scores, seeds: set) -> pd.DataFrame:
 
 def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto", restart: float = 0.15,
                       node_budget: int = 30, depth: int = 4, neighbourhood: int = 200, token_budget: int = 1500,
-                      max_pmids: int = 3, max_edges_per_pair: int = 5) -> Retrieved:
+                      max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True) -> Retrieved:
     "EpiGraph's retriever: seeds → Personalized PageRank → PCST on the top PPR nodes → seed-to-leaf paths in a token budget."
-    params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood, token_budget=token_budget)
+    boost = query_intent(query) if intent else {}
+    params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood, token_budget=token_budget,
+                  intent=sorted(boost))
     seed_df, reason = _seed_indices(gi, query, seeds, how)
+    gi = with_intent(gi, boost)
     if seed_df.empty: return Retrieved("ppr_pcst", query, reason=reason, params=params)
     s_idx = {gi.index[e]: c for e, c in zip(seed_df.entity_id, seed_df.confidence)}
     r = personalized_pagerank(gi, s_idx, restart=restart)
     adj, prize = pcst_tree(gi, r, sorted(s_idx), node_budget=max(node_budget, 1), depth=depth, neighbourhood=neighbourhood)
     order = sorted(adj, key=lambda u: (-r[u], u))
-    rows = [x for u in adj for v in adj[u] if u < v for x in gi.triplets_between(u, v)[:max_edges_per_pair]]
+    pairs = {(u, v) for u in adj for v in adj[u] if u < v}
+    pairs |= {(u, v) for u in s_idx for v in s_idx if u < v and u in adj and v in adj}   # what links two seeds directly is always kept
+    rows = [x for u, v in sorted(pairs) for x in gi.triplets_between(u, v)[:max_edges_per_pair]]
     lines, ids, text = _cut(serialise_paths(gi, tree_paths(gi, adj, set(s_idx), prize, depth), max_pmids), token_budget)
     return Retrieved("ppr_pcst", query, seed_df, _nodes_table(gi, order, r[order], set(s_idx)), _edge_table(gi, rows),
                      paths=lines, path_ids=ids, text=text, reason=reason, params=params)

@@ -347,3 +347,16 @@ def test_real_llm_relation_extraction_loses_no_record(llama_server, tmp_path):
     replay = LLM(base_url=None, model="smollm2-135m", cache_dir=tmp_path)
     trip2, errors2 = relations.llm_triplets(docs, relations.gold_mentions(dev), llm=replay, max_tokens=256)
     assert replay.usage["cache_hits"] == 3 and len(trip2) == len(trip) and len(errors2) == len(errors)
+
+
+def test_real_llm_reader_answers_and_replays(llama_server, tmp_path):
+    "The answer module's LLM reader end to end on the real local model: a valid Answer (or a kept rejection), replayed from cache."
+    from epigraph.answer import answer, default_retriever
+    q, opts = "Which antiseizure drug should be avoided in a patient who carries HLA-B*15:02?", ["carbamazepine", "levetiracetam"]
+    llm = LLM(base_url=llama_server, model="smollm2-135m", cache_dir=tmp_path)
+    a = answer(q, opts, reader="llm", retriever=default_retriever(), llm=llm, node_budget=8)
+    assert a.reader == "llm:smollm2-135m" and a.prompt and len(a.manifest) > 0
+    assert (a.choice in (None, 0, 1)) and (a.text or a.reason.startswith("LLM output rejected"))
+    replay = LLM(base_url=None, model="smollm2-135m", cache_dir=tmp_path)
+    b = answer(q, opts, reader="llm", retriever=default_retriever(), llm=replay, node_budget=8)
+    assert (b.choice, b.text) == (a.choice, a.text) and replay.usage["cache_hits"] == 1
