@@ -12,12 +12,13 @@ from .retrieval import Retrieved, Retriever, GraphIndex, link_seeds, retriever_n
 
 # %% auto #0
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
-           'FREE_ORDER', 'ROLE', 'TASK_CONTEXT', 'ANSWER_SCHEMA', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS',
-           'evidence_key', 'citation', 'empty_manifest', 'cited_date', 'graph_manifest', 'passage_manifest',
-           'manifest_of', 'question_kind', 'Entity', 'entity_of', 'option_entities', 'touches', 'unverified_rows',
-           'option_evidence', 'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer', 'question_entities',
-           'read_offline', 'evidence_lines', 'build_prompt', 'read_llm', 'Answer', 'default_retriever', 'arms',
-           'retrieval_query', 'answer', 'counterfactual_cases', 'injection', 'run_counterfactuals', 'subgraph_html']
+           'FREE_ORDER', 'ROLE', 'TASK_CONTEXT', 'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS',
+           'TIER_COLOURS', 'evidence_key', 'citation', 'empty_manifest', 'cited_date', 'graph_manifest',
+           'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of', 'option_entities', 'touches',
+           'unverified_rows', 'option_evidence', 'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer',
+           'question_entities', 'read_offline', 'evidence_lines', 'build_prompt', 'read_llm', 'Answer',
+           'default_retriever', 'arms', 'retrieval_query', 'answer', 'register_reader', 'counterfactual_cases',
+           'injection', 'run_counterfactuals', 'subgraph_html']
 
 # %% ../nbs/12_answer.ipynb #7f3b22dd
 MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
@@ -262,13 +263,21 @@ def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text
 def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|None) -> str:
     "The templated answer: the choice with its citations, the refusals, then one cited sentence per fact used."
     refusing = [j for rows in reading.refused.values() for j in rows]
-    lines = []
+    lines: list[str] = []
     if options and reading.choice is not None:
-        lines.append(_sentence(f"Answer: {chr(65 + reading.choice)}) {options[reading.choice]}", cites(manifest, (reading.decisive or refusing)[:2])))
+        pick = f"Answer: {chr(65 + reading.choice)}) {options[reading.choice]}"
+        if reading.decisive and reading.kind != "yes_no":     # the answer line states the fact it rests on, so it is a checkable claim
+            top = manifest.iloc[reading.decisive[0]]
+            lines.append(_sentence(f"{pick}, because {fact_sentence(top)[:1].lower()}{fact_sentence(top)[1:]}", cites(manifest, reading.decisive[:1])))
+            refusing = refusing + [reading.decisive[0]]
+        else:
+            lines.append(_sentence(f"{pick}{', the only option not refused' if not reading.decisive and refusing else ''}",
+                                   cites(manifest, (reading.decisive or refusing)[:2])))
     elif options:
         lines.append("The evidence given does not single out one option.")
     for k, rows in reading.refused.items():
-        lines.append(_sentence(f"{options[k][:1].upper()}{options[k][1:]} is refused: {fact_sentence(manifest.iloc[rows[0]])}", cites(manifest, rows[:1])))
+        why = fact_sentence(manifest.iloc[rows[0]])
+        lines.append(_sentence(f"{options[k][:1].upper()}{options[k][1:]} is refused, because {why[:1].lower()}{why[1:]}", cites(manifest, rows[:1])))
     stated = {(manifest.iloc[j]["head"], manifest.iloc[j].predicate, manifest.iloc[j]["tail"]) for j in refusing}
     for j in reading.decisive:
         f = (manifest.iloc[j]["head"], manifest.iloc[j].predicate, manifest.iloc[j]["tail"])
@@ -388,10 +397,10 @@ def retrieval_query(question: str, options: list[str]|None) -> str:
 def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst", reader: str = "offline",
            retriever: Retriever|None = None, option_ids: list|None = None, inject: pd.DataFrame|None = None,
            llm=None, verify: bool = True, **params) -> Answer:
-    "Answer a question with one arm and one reader ('offline' or 'llm'); `inject` adds (counterfactual) manifest rows."
+    "Answer a question with one arm and one registered reader ('offline', 'llm', …); `inject` adds (counterfactual) manifest rows."
     if not isinstance(question, str) or not question.strip(): raise ValueError("answer: the question must be non-empty text")
     if arm not in arms(): raise ValueError(f"answer: unknown arm {arm!r}; use one of {', '.join(arms())}")
-    if reader != "offline" and not reader.startswith("llm"): raise ValueError(f"answer: reader must be 'offline' or 'llm', got {reader!r}")
+    if reader not in READERS: raise ValueError(f"answer: reader must be one of {', '.join(READERS)}, got {reader!r}")
     R = retriever or default_retriever()
     t0 = time.perf_counter()
     got = None if arm == "none" else R(retrieval_query(question, options), arm, **params)
@@ -399,17 +408,33 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     if inject is not None and len(inject):
         manifest = pd.concat([inject.reindex(columns=MANIFEST_COLUMNS).assign(injected=True), manifest], ignore_index=True)
     opts = list(options or [])
-    if reader == "offline":
-        rd = read_offline(question, opts, manifest, R.graph, option_ids, verify=verify)
-        choice, text, prompt, refused, reason = rd.choice, write_answer(manifest, rd, opts), None, sorted(rd.refused), rd.reason
-    else:
-        from epigraph.llm import LLMOutputError
-        refused, reason = [], ""
-        try: choice, text, prompt = read_llm(question, opts, manifest, arm, llm)
-        except LLMOutputError as e:        # a reply that is not valid JSON is an answer without content, kept with its reason
-            choice, text, prompt, reason = None, "", build_prompt(question, opts, manifest, arm), f"LLM output rejected: {e}"
-    return Answer(question, arm, reader if reader == "offline" else f"llm:{llm.model if llm is not None else _llm_name()}", opts, choice, text, manifest,
-                  got, time.perf_counter() - t0, prompt, refused, reason)
+    out = READERS[reader](question, opts, manifest, R, arm=arm, option_ids=option_ids, verify=verify, llm=llm)
+    return Answer(question, arm, out.get("reader", reader), opts, out.get("choice"), out.get("text", ""), manifest, got,
+                  time.perf_counter() - t0, out.get("prompt"), list(out.get("refused", [])), out.get("reason", ""))
+
+READERS: dict = {}   # name -> fn(question, options, manifest, retriever, **context) -> dict(choice, text, prompt, refused, reason, reader)
+
+def register_reader(name: str, fn, replace: bool = False):
+    "Make `fn` usable as `answer(..., reader=name)`; it gets the question, options, manifest and retriever (+ arm, option_ids, verify, llm)."
+    if name in READERS and not replace: raise ValueError(f"register_reader: {name!r} is already registered (pass replace=True to swap it)")
+    READERS[name] = fn
+    return fn
+
+def _offline_reader(question, options, manifest, R, option_ids=None, verify=True, **_):
+    rd = read_offline(question, options, manifest, R.graph, option_ids, verify=verify)
+    return dict(choice=rd.choice, text=write_answer(manifest, rd, options), refused=sorted(rd.refused), reason=rd.reason, reader="offline")
+
+def _llm_reader(question, options, manifest, R, arm="", llm=None, **_):
+    from epigraph.llm import LLMOutputError
+    name = f"llm:{llm.model if llm is not None else _llm_name()}"
+    try:
+        choice, text, prompt = read_llm(question, options, manifest, arm, llm)
+        return dict(choice=choice, text=text, prompt=prompt, reader=name)
+    except LLMOutputError as e:        # a reply that is not valid JSON is an answer without content, kept with its reason
+        return dict(choice=None, text="", prompt=build_prompt(question, options, manifest, arm), reason=f"LLM output rejected: {e}", reader=name)
+
+register_reader("offline", _offline_reader)
+register_reader("llm", _llm_reader)
 
 def _llm_name() -> str:
     from epigraph.config import get_settings

@@ -60,9 +60,9 @@ def show_figure(paths: list[Path]):
 # %% ../nbs/15_book.ipynb #d1781159
 def nbs_dir() -> Path: return get_settings().root/"nbs"
 
-def chapters(pattern: str = "2*_*.ipynb") -> list[Path]:
-    "The analysis chapters, in book order."
-    return sorted(nbs_dir().glob(pattern))
+def chapters(patterns: tuple[str, ...] = ("tutorial_*.ipynb", "2*_*.ipynb", "3*_*.ipynb")) -> list[Path]:
+    "The notebooks `reproduce` executes, in book order: the tutorial, then the analysis chapters."
+    return [p for pattern in patterns for p in sorted(nbs_dir().glob(pattern))]
 
 def executed_dir() -> Path:
     "Where executed copies of the chapters go (`figures/executed/`), next to the tables and figures they wrote."
