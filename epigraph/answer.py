@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np, pandas as pd
 from .retrieval import Retrieved, Retriever, GraphIndex, link_seeds, retriever_names, _name_key
+import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retrieval' and 'hypergraph' retrievers
 
 # %% auto #0
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
