@@ -13,13 +13,13 @@ import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retri
 
 # %% auto #0
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
-           'FREE_ORDER', 'ROLE', 'TASK_CONTEXT', 'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS',
-           'TIER_COLOURS', 'evidence_key', 'citation', 'empty_manifest', 'cited_date', 'graph_manifest',
-           'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of', 'option_entities', 'touches',
-           'unverified_rows', 'option_evidence', 'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer',
-           'question_entities', 'read_offline', 'evidence_lines', 'build_prompt', 'read_llm', 'Answer',
-           'default_retriever', 'arms', 'retrieval_query', 'answer', 'register_reader', 'counterfactual_cases',
-           'injection', 'run_counterfactuals', 'subgraph_html']
+           'ASKED_RELATIONS', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT', 'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE',
+           'LAYER_COLOURS', 'TIER_COLOURS', 'evidence_key', 'citation', 'empty_manifest', 'cited_date',
+           'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of',
+           'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence', 'Reading', 'decide',
+           'fact_sentence', 'cites', 'write_answer', 'question_entities', 'read_offline', 'evidence_lines',
+           'build_prompt', 'read_llm', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'answer',
+           'register_reader', 'counterfactual_cases', 'injection', 'run_counterfactuals', 'subgraph_html']
 
 # %% ../nbs/12_answer.ipynb #7f3b22dd
 MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
@@ -178,22 +178,36 @@ def _registry():
     from epigraph.pmids import load_pmid_registry
     return load_pmid_registry()
 
+ASKED_RELATIONS = [   # question wording -> the predicates that answer it (checked in this order; the first match wins)
+    (r"gene[–-]drug pair|pharmacogen\w*|\bcpic\b", {"gene_drug_interaction": 1.0}),
+    (r"adverse|induc\w*|cause[sd]? seizures?|side[- ]effects?", {"induces": 1.0}),
+    (r"\bvariants? in\b|\bgenes?\b.*\bcause|caused by|\bmutations?\b", {"caused_by_gene": 1.0}),
+    (r"features?|characteri[sz]\w*|phenotypes?|signs?|symptoms?|manifestations?", {"characterized_by": 1.0}),
+]
+
+def asked_relations(question: str) -> dict[str, float]:
+    "The predicates whose evidence supports an option, from the question's wording (treatment by default)."
+    for pattern, preds in ASKED_RELATIONS:
+        if re.search(pattern, question or "", re.I): return preds
+    return SUPPORT
+
 def option_evidence(manifest: pd.DataFrame, gi: GraphIndex, q_ents: list[Entity], opts: list[Entity|None],
-                    skip: set|None = None) -> pd.DataFrame:
+                    skip: set|None = None, support: dict[str, float]|None = None) -> pd.DataFrame:
     "One row per (option, manifest row) linking the option to a question entity: role (support/caution), weight."
-    skip = skip or set()
+    skip, support = skip or set(), support or SUPPORT
     bridged = _bridged(manifest, gi, q_ents)
     targets = [(q, 1.0) for q in q_ents] + [(b, 0.5) for b in bridged]
     rows = []
     for k, o in enumerate(opts):
         if o is None: continue
         for j, r in enumerate(manifest.itertuples(index=False)):
-            role = "support" if r.predicate in SUPPORT else "caution" if r.predicate in CAUTION else None
+            role = "support" if r.predicate in support else "caution" if r.predicate in CAUTION else None
             if role is None or j in skip: continue
             w = [f for q, f in targets if q.entity_id != o.entity_id and _links(r, o, q)]
             if w:
-                base = SUPPORT.get(r.predicate) or CAUTION.get(r.predicate)
-                rows.append(dict(option=k, row=j, role=role, refuses=r.predicate in REFUSING, weight=_weight(r, base * max(w))))
+                base = support.get(r.predicate) if role == "support" else CAUTION.get(r.predicate)
+                rows.append(dict(option=k, row=j, role=role, refuses=role == "caution" and r.predicate in REFUSING,
+                                 weight=_weight(r, base * max(w))))
     return pd.DataFrame(rows, columns=["option", "row", "role", "refuses", "weight"])
 
 # %% ../nbs/12_answer.ipynb #bbc42a9a
@@ -207,6 +221,8 @@ class Reading:
     reason: str
     scores: pd.DataFrame
     unverified: list = field(default_factory=list)   # manifest rows set aside: their PMID is not in the registry
+    looked: list = field(default_factory=list)       # for a "no": the rows about the question's entities that were examined
+    subjects: list = field(default_factory=list)     # the question's entity names
 
 def _rows_of(oe: pd.DataFrame, k: int, role: str|None = None, refusing: bool = False) -> list[int]:
     d = oe[(oe.option == k) & ((oe.role == role) if role else True) & (oe.refuses if refusing else True)]
@@ -265,7 +281,9 @@ def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|No
     "The templated answer: the choice with its citations, the refusals, then one cited sentence per fact used."
     refusing = [j for rows in reading.refused.values() for j in rows]
     lines: list[str] = []
-    if options and reading.choice is not None:
+    if options and reading.choice is not None and reading.kind == "yes_no" and not reading.decisive:
+        lines.append(_no_sentence(manifest, reading, options))
+    elif options and reading.choice is not None:
         pick = f"Answer: {chr(65 + reading.choice)}) {options[reading.choice]}"
         if reading.decisive and reading.kind != "yes_no":     # the answer line states the fact it rests on, so it is a checkable claim
             top = manifest.iloc[reading.decisive[0]]
@@ -274,8 +292,6 @@ def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|No
         else:
             lines.append(_sentence(f"{pick}{', the only option not refused' if not reading.decisive and refusing else ''}",
                                    cites(manifest, (reading.decisive or refusing)[:2])))
-    elif options:
-        lines.append("The evidence given does not single out one option.")
     for k, rows in reading.refused.items():
         why = fact_sentence(manifest.iloc[rows[0]])
         lines.append(_sentence(f"{options[k][:1].upper()}{options[k][1:]} is refused, because {why[:1].lower()}{why[1:]}", cites(manifest, rows[:1])))
@@ -284,8 +300,20 @@ def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|No
         f = (manifest.iloc[j]["head"], manifest.iloc[j].predicate, manifest.iloc[j]["tail"])
         if f in stated or not isinstance(f[1], str): continue
         stated.add(f); lines.append(_sentence(fact_sentence(manifest.iloc[j]), cites(manifest, [j])))
-    if not lines: lines.append("The evidence given holds nothing on this question.")
-    return " ".join(lines)
+    return " ".join(lines)      # empty when the reader has nothing evidenced to say (Answer.reason says why)
+
+def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -> str:
+    "A negative answer with what the evidence does relate the question's entities to, cited; uncited when it holds nothing."
+    pick = f"Answer: {chr(65 + reading.choice)}) {options[reading.choice]}"
+    rows = manifest.iloc[reading.looked] if reading.looked else manifest.iloc[[]]
+    if not len(rows):
+        return _sentence(f"{pick}: the evidence given holds no relation between {' and '.join(reading.subjects) or 'the entities named'}", "")
+    subj = [n for n in reading.subjects if any(_name_key(n) in {_name_key(str(r.head_name)), _name_key(str(r.tail_name))} for r in rows.itertuples())]
+    about = subj[0] if subj else str(rows.iloc[0].head_name)
+    others = [str(r.tail_name) if _name_key(str(r.head_name)) == _name_key(about) else str(r.head_name) for r in rows.itertuples()]
+    rest = [n for n in reading.subjects if n != about]
+    tail = f", not to {' or '.join(rest)}" if rest else ""
+    return _sentence(f"{pick}: the evidence given relates {about} to {', '.join(dict.fromkeys(others))}{tail}", cites(manifest, reading.looked))
 
 # %% ../nbs/12_answer.ipynb #36e9fbeb
 FREE_ORDER = {"first_line_for": 0, "contraindicated_with": 1, "aggravates": 2, "treated_with": 3, "gene_drug_interaction": 4,
@@ -313,9 +341,14 @@ def _read_offline(question, options, manifest, gi, option_ids, skip: set) -> Rea
         return Reading(kind, None, {}, order[:6], "the strongest facts about the question's entities", pd.DataFrame())
     yes_rows = [j for j in touching if manifest.iloc[j].predicate != "characterized_by"
                 and any(_links(manifest.iloc[j], a, b) for a in q_ents for b in q_ents if a.entity_id < b.entity_id)]
-    oe = option_evidence(manifest, gi, q_ents, option_entities(gi, options, option_ids), skip) if kind != "yes_no" else \
+    support = SUPPORT if kind == "avoid" else asked_relations(question)
+    oe = option_evidence(manifest, gi, q_ents, option_entities(gi, options, option_ids), skip, support) if kind != "yes_no" else \
          pd.DataFrame(columns=["option", "row", "role", "refuses", "weight"])
-    return decide(kind, len(options), oe, yes_rows, options)
+    rd = decide(kind, len(options), oe, yes_rows, options)
+    if kind == "yes_no" and not yes_rows:     # a "no" states what the evidence does say about the question's entities, cited
+        rd.looked = sorted(touching, key=lambda j: (manifest.iloc[j].predicate == "characterized_by", -TIER_FACTOR.get(manifest.iloc[j].tier, 0), j))[:3]
+    rd.subjects = [q.name for q in q_ents]
+    return rd
 
 # %% ../nbs/12_answer.ipynb #f4fb7637
 ROLE = ("You are a consultant epileptologist advising other clinicians. Base every statement on the evidence list you "

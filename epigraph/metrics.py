@@ -233,12 +233,13 @@ def claim_support(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterabl
                else "cited rows not in manifest" if cited.empty else "" if ok else "cited rows do not say it")
         rows.append(dict(claim=c.claim, text=c.text, keys=c.keys, entities=ents, relation_words=words,
                          cited=bool(c.keys), supported=ok, reason=why))
-    return pd.DataFrame(rows, columns=["claim", "text", "keys", "entities", "relation_words", "cited", "supported", "reason"])
+    return pd.DataFrame(rows, columns=["claim", "text", "keys", "entities", "relation_words", "cited", "supported", "reason"]) \
+             .astype({"cited": bool, "supported": bool})     # bool even when empty, so masks stay masks
 
 def claim_support_rate(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterable[str]]|None = None) -> float:
     "Share of cited claims that their cited evidence supports (NaN when no claim is cited)."
     s = claim_support(text, manifest, names)
-    s = s[s.cited]
+    s = s[s.cited.astype(bool)]
     return float(s.supported.mean()) if len(s) else math.nan
 
 # %% ../nbs/12a_metrics.ipynb #ea7d7547
@@ -250,14 +251,14 @@ def provenance_report(text: str, manifest: pd.DataFrame, registry: PMIDRegistry,
     ets = evidence_traceability(text, manifest, registry)
     fc = feature_coverage(text, features) if features is not None else math.nan
     support = claim_support(text, manifest, names)
-    cited = support[support.cited]
+    cited = support[support.cited.astype(bool)]
     return dict(n_claims=len(support), n_cited_claims=len(cited), ets=ets, feature_coverage=fc,
                 provenance_gap=provenance_gap(fc, ets, r) if not (math.isnan(fc) or math.isnan(ets)) else math.nan, r=r,
                 citation_precision=citation_precision(text, manifest), citation_recall=citation_recall(text, manifest, relevant),
                 cited_pmid_in_manifest=cited_pmid_in_manifest(text, manifest), pmids_from_memory=pmids_from_memory(text, manifest),
                 claim_support=float(cited.supported.mean()) if len(cited) else math.nan,
                 unsupported_claims=cited[~cited.supported].claim.tolist(),
-                uncited_claims=support[~support.cited].claim.tolist(), **pv)
+                uncited_claims=support[~support.cited.astype(bool)].claim.tolist(), **pv)
 
 # %% ../nbs/12a_metrics.ipynb #523ef4f9
 def top1_accuracy(choices: Sequence[int|None], gold: Sequence[int]) -> float:

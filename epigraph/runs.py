@@ -5,6 +5,7 @@
 # %% ../nbs/13a_runs.ipynb #3c58fa6d
 from __future__ import annotations
 import dataclasses, hashlib, json, math, time
+from functools import lru_cache
 from pathlib import Path
 import numpy as np, pandas as pd
 from .config import get_settings
@@ -14,7 +15,7 @@ from . import metrics
 from .bench import Item, build_task, task_names
 
 # %% auto #0
-__all__ = ['SCORE_COLUMNS', 'BINARY', 'task_retriever', 'score_answer', 'run', 'table', 'compare']
+__all__ = ['SCORE_COLUMNS', 'CODE_MODULES', 'BINARY', 'task_retriever', 'score_answer', 'code_version', 'run', 'table', 'compare']
 
 # %% ../nbs/13a_runs.ipynb #e35bbfa0
 def task_retriever(items: list[Item], base: Retriever|None = None) -> Retriever:
@@ -23,7 +24,8 @@ def task_retriever(items: list[Item], base: Retriever|None = None) -> Retriever:
     held = {t for it in items for t in it.meta.get("held_out", []) or []}
     if not held: return base
     kg = base.graph.kg
-    kept = dataclasses.replace(kg, triplets=kg.triplets[~kg.triplets.triplet_id.isin(held)].reset_index(drop=True))
+    kept = dataclasses.replace(kg, triplets=kg.triplets[~kg.triplets.triplet_id.isin(held)].reset_index(drop=True),
+                               evidence=kg.evidence[~kg.evidence.triplet_id.isin(held)].reset_index(drop=True))   # their evidence goes too
     return Retriever(kept, passages=base._passages)
 
 # %% ../nbs/13a_runs.ipynb #460e695f
@@ -49,7 +51,9 @@ def score_answer(item: Item, a: Answer, registry, names: dict) -> dict:
         correct = metrics.token_f1(a.text, item.answer)
     contra = set(item.meta.get("contraindicated", []) or [])
     retrieved = {} if a.retrieved is None else {e: names.get(e, [n]) for e, n in zip(a.retrieved.nodes.entity_id, a.retrieved.nodes.name)}
-    return dict(correct=correct, abstained=float(bool(item.options) and a.choice is None), unsafe=float(a.choice in contra),
+    # choosing a contraindicated option is unsafe when the answer recommends it, not when the question asks what to avoid
+    unsafe = float(item.kind != "avoid" and a.choice in contra)
+    return dict(correct=correct, abstained=float(bool(item.options) and a.choice is None), unsafe=unsafe,
                 n_cited=len(a.cited), pmid_verifiability=rep["pmid_verifiability"], ets=rep["ets"],
                 citation_precision=rep["citation_precision"], cited_pmid_in_manifest=rep["cited_pmid_in_manifest"],
                 claim_support=rep["claim_support"], gold_evidence_given=_share(item.gold_evidence, set(a.manifest.key)),
@@ -57,8 +61,18 @@ def score_answer(item: Item, a: Answer, registry, names: dict) -> dict:
                 kg_evidence_coverage=metrics.kg_evidence_coverage(a.text, retrieved) if retrieved else math.nan)
 
 # %% ../nbs/13a_runs.ipynb #2833e45d
+CODE_MODULES = ("retrieval", "uretrieval", "hypergraph", "answer", "metrics", "runs")
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    "A hash of the modules an answer and its scores depend on: changed code never replays stale answers."
+    import importlib
+    h = hashlib.sha256()
+    for m in CODE_MODULES: h.update(Path(importlib.import_module(f"epigraph.{m}").__file__).read_bytes())
+    return h.hexdigest()[:12]
+
 def _run_key(item: Item, arm: str, reader: str, params: dict) -> str:
-    blob = json.dumps([item.task, item.item_id, item.question, item.options, arm, reader, params], sort_keys=True, default=str)
+    blob = json.dumps([item.task, item.item_id, item.question, item.options, arm, reader, params, code_version()], sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 def _cache_path(name: str) -> Path:
@@ -77,7 +91,7 @@ def _read_cache(path: Path) -> dict:
 def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str = "offline", split: str|None = "report",
         items: dict[str, list[Item]]|None = None, sample: int|None = None, seed: int = 0, params: dict|None = None,
         name: str|None = None, base: Retriever|None = None, progress: bool = True, llm=None) -> pd.DataFrame:
-    "Answer and score every item of `tasks` (default all) with every arm (default all); one tidy row per (item, arm)."
+    "Answer and score every item of `tasks` (default all; `sample`: a seeded subset per task) with every arm (default all); one row per (item, arm)."
     from tqdm.auto import tqdm
     from epigraph.pmids import load_pmid_registry
     tasks = list(tasks or task_names()); arms_ = list(arms_ or arms()); params = dict(params or {})
@@ -92,7 +106,9 @@ def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str 
         for task in tasks:
             its = (items or {}).get(task) or build_task(task, seed=seed)
             its = [i for i in its if split is None or i.split == split]
-            if sample: its = its[:sample]
+            if sample and sample < len(its):      # a seeded random subset, in the task's order (every kind represented)
+                keep = set(np.random.default_rng(seed).choice(len(its), size=sample, replace=False).tolist())
+                its = [i for k, i in enumerate(its) if k in keep]
             R = task_retriever(its, base)
             for it in tqdm(its, desc=task, disable=not progress, leave=False):
                 for arm in arms_:

@@ -9,7 +9,7 @@ def run(*args, env=None, timeout=120):
 def test_help_lists_the_commands():
     r = run("--help")
     assert r.returncode == 0
-    for cmd in ("build", "reproduce", "site", "sources", "fetch", "pubmed", "extract", "readme"):
+    for cmd in ("build", "reproduce", "site", "sources", "fetch", "pubmed", "extract", "readme", "ask"):
         assert cmd in r.stdout
 
 def test_sources_lists_every_registered_source():
@@ -88,3 +88,23 @@ def test_extract_command_writes_pubtator_with_mentions_and_cid(tmp_path):
     found = {(p, i) for p, ids in zip(out["mentions"].pmid, out["mentions"].mesh_ids) for i in ids}
     assert len(found & gold) >= 0.5 * len(gold)     # the extractor finds most of the annotated entities
     assert "CID relations" in r.stdout
+
+
+def test_ask_prints_a_cited_answer_and_writes_the_subgraph(tmp_path):
+    page = tmp_path / "subgraph.html"
+    r = run("ask", "Which antiseizure drug should be avoided in a patient who carries HLA-B*15:02?",
+            "--options", "carbamazepine|ethosuximide|vigabatrin", "--html", str(page), timeout=600)
+    assert r.returncode == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert first.startswith("Answer: A) carbamazepine") and "[PMID:" in first
+    assert "Evidence given" in r.stdout and page.exists() and "vis.Network" in page.read_text()
+
+
+def test_ask_json_and_bad_arm(tmp_path):
+    import json
+    r = run("ask", "What is the first-line treatment for Dravet syndrome?", "--json", timeout=600)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["arm"] == "ppr_pcst" and out["cited"] and set(out["cited"]) <= {m["key"] for m in out["manifest"]}
+    r = run("ask", "What is the first-line treatment for Dravet syndrome?", "--arm", "oracle", timeout=600)
+    assert r.returncode == 1 and r.stderr.startswith("epigraph: error: answer: unknown arm 'oracle'")
