@@ -2,6 +2,12 @@
 
 Run: python benchmarks/retrieval.py [--queries 30] [--synthetic-queries 8] [--nodes 250000] [--edges 1000000]
 
+Retrievers: PPR-PCST, semantic, hybrid, the released baseline and BM25 (`epigraph.retrieval`), U-Retrieval
+(`epigraph.uretrieval`) and hypergraph retrieval (`epigraph.hypergraph`). The last two are built from the graph's
+evidence table (document graphs per source record; hyperedges per CPIC / HPO / guideline record): their first call
+builds (or loads from build_dir) that index, shown as first_call_s. The synthetic TableGraph has no evidence table,
+so neither runs there the way it does on the real graph; the script prints an "n/a: why" line for each instead.
+
 Latency: wall time of one `Retriever(...)(query, method)` call (seed linking included), p50 and p99 over the
 queries, after one warm-up call that builds the lazy indexes. Peak memory: tracemalloc's peak during one call
 (Python allocations, numpy/scipy included), the maximum over a few queries; measured in a separate pass because
@@ -14,6 +20,7 @@ import argparse, os, platform, time, tracemalloc
 import numpy as np, pandas as pd
 from epigraph.retrieval import Retriever, GraphIndex, synthetic_kg, node_embeddings
 from epigraph.temporal import built_kg
+import epigraph.uretrieval, epigraph.hypergraph     # importing them registers "u_retrieval" and "hypergraph"
 
 TARGETS = {"real": 0.010, "synthetic": 0.300}   # PPR-PCST p50 targets, seconds
 
@@ -78,6 +85,27 @@ GRAPH_METHODS = {
     "hybrid (rrf)": lambda R, q: R(q, "hybrid", how="names"),
     "baseline (networkx PageRank + paths)": lambda R, q: R(q, "baseline"),
 }
+EVIDENCE_METHODS = {   # need the graph's evidence table
+    "u_retrieval (tag tree, document graphs)": lambda R, q: R(q, "u_retrieval"),
+    "hypergraph (CPIC/HPO/guideline hyperedges)": lambda R, q: R(q, "hypergraph"),
+}
+
+
+def not_applicable(R: Retriever, query: str) -> dict[str, str]:
+    "Why each evidence-based retriever does not run on a graph without an evidence table (the synthetic TableGraph)."
+    out = {}
+    if getattr(R.graph.kg, "evidence", None) is not None: return out
+    from epigraph.uretrieval import document_graphs
+    docs = document_graphs(R.graph.kg)
+    n = docs.doc.nunique()
+    out["u_retrieval (tag tree, document graphs)"] = (
+        f"no evidence table, so U-Retrieval falls back to one document graph per PMID: {n:,} documents of "
+        f"{len(docs) / max(n, 1):.1f} triplets on average; its agglomerative tag tree compares all pairs of documents "
+        f"every round (~{n * n / 2:.1e} pairs, quadratic in the documents), so it is not run; on this graph a document would be a single "
+        f"synthetic fact, not a source record, so its latency would not measure U-Retrieval as it runs on the real graph")
+    r = R(query, "hypergraph")   # answers at once with its reason
+    out["hypergraph (CPIC/HPO/guideline hyperedges)"] = f"{r.reason}: hyperedges are built from CPIC, HPO and guideline evidence records"
+    return out
 
 
 def main():
@@ -100,7 +128,7 @@ def main():
             R, t_idx, mb = build_peak(lambda: Retriever(kg))
             print(f"real graph: {R.graph} (load {t_kg:.1f} s, index {t_idx:.2f} s under tracemalloc, index peak {mb:.0f} MB); {degree_summary(R.graph)}")
             qs = queries_for(R.graph, a.queries)
-            methods = dict(GRAPH_METHODS, **{"bm25 (bm25s, abstracts)": lambda R, q: R(q, "bm25")})
+            methods = dict(GRAPH_METHODS, **EVIDENCE_METHODS, **{"bm25 (bm25s, abstracts)": lambda R, q: R(q, "bm25")})
             tables.append(bench("real", R, methods, qs, a.mem_queries))
     t = time.perf_counter(); syn = synthetic_kg(a.nodes, a.edges, seed=0); t_gen = time.perf_counter() - t
     R, t_idx, mb = build_peak(lambda: Retriever(syn))
@@ -112,9 +140,12 @@ def main():
     methods["baseline (networkx PageRank + paths)"] = lambda R, q: R(q, "baseline")
     t = time.perf_counter(); R.baseline; print(f"synthetic networkx DiGraph for the baseline: {time.perf_counter() - t:.1f} s")
     tables.append(bench("synthetic", R, methods, qs, a.mem_queries))
+    na = not_applicable(R, qs[0])
+    tables.append(pd.DataFrame([dict(graph="synthetic", retriever=k, n=0, empty="n/a") for k in na]))
     df = pd.concat(tables, ignore_index=True)
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print(df.to_string(index=False))
+    for k, why in na.items(): print(f"synthetic: {k}: n/a: {why}")
     for label, target in TARGETS.items():
         d = df[(df.graph == label) & df.retriever.str.startswith("ppr_pcst")]
         for _, r in d.iterrows():
