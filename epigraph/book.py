@@ -80,7 +80,7 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
     try:
-        pm.execute_notebook(str(nb), str(out), parameters=parameters or {}, kernel_name=kernel,
+        pm.execute_notebook(str(nb), str(out), parameters=parameters or {}, kernel_name=kernel, language="python",
                             cwd=str(nb.parent), progress_bar=False, log_output=False)
     except pm.PapermillExecutionError as e:  # one line: where it failed and why; the executed copy has the rest
         raise RuntimeError(f"chapter {nb.stem} failed in cell {e.exec_count}: {e.ename}: {e.evalue} "
