@@ -683,7 +683,7 @@ def source_record(source: str, record_id: str):
     "The raw record `record_id` of `source` (a dict, row or line of text); raises KeyError when it does not exist."
     if source == "pubmedqa":
         it = loaded("pubmedqa")["items"].set_index("pmid")
-        return it.loc[int(record_id)]
+        return it.loc[int(str(record_id).removeprefix("PMID:"))]      # graph evidence writes PubMedQA records as PMID:<n>
     if source == "hpo":
         file, line = record_id.rsplit(":", 1)
         lines = _file_lines(str(hpo_data_dir()/file))
