@@ -15,7 +15,7 @@ from epigraph.llm import LLM, LLMNotConfigured
 
 Q = "Which antiseizure drug should be avoided in a patient who carries HLA-B*15:02?"
 OPTS = ["carbamazepine", "levetiracetam", "ethosuximide", "vigabatrin"]
-SYNTHETIC_KEY = "sk-synthetic-test-key-0123456789abcdef"     # not a real key: the scan below looks for it
+SYNTHETIC_KEY = "synthetic-test-key-not-a-secret-0123456789"   # not a real key: the test checks it is never stored
 
 
 @pytest.fixture(scope="module")
