@@ -304,9 +304,17 @@ def _prune(adj: dict[int, set], seeds: set, prize: dict, depth: int, node_budget
         for v in adj.pop(u):
             adj[v].discard(u)
             if v not in seeds and len(adj[v]) <= 1: heapq.heappush(leaves, (prize[v], v))
-    if len(adj) > node_budget:             # more seeds than the budget: keep the best seeds
-        keep = set(sorted(adj, key=lambda u: (-prize[u], u))[:node_budget])
-        adj = {u: adj[u] & keep for u in keep}
+    if len(adj) > node_budget:             # the seeds and the paths joining them exceed the budget: grow a connected
+        start = max((u for u in adj if u in seeds), key=lambda u: (prize[u], -u))     # part from the best seed,
+        hops, heap = {start: 0}, [(not (v in seeds), -prize[v], v, 1) for v in adj[start] if depth >= 1]   # seeds first
+        heapq.heapify(heap)
+        while heap and len(hops) < node_budget:
+            *_, u, d = heapq.heappop(heap)
+            if u in hops: continue
+            hops[u] = d
+            heap += [] if d >= depth else [(not (v in seeds), -prize[v], v, d + 1) for v in adj[u] if v not in hops]
+            heapq.heapify(heap)
+        adj = {u: adj[u] & set(hops) for u in hops}
     return adj
 
 def pcst_tree(gi: GraphIndex, r: np.ndarray, seeds: list[int], node_budget: int = 30, depth: int = 4,
