@@ -16,8 +16,8 @@ from .ontologies import load_mesh, load_hpo, load_epio, package_file
 from .curated import load_cpic, load_genes4epilepsy
 
 # %% auto #0
-__all__ = ['LEXICON_COLUMNS', 'HOW', 'CHEMICAL_QUALIFIERS', 'DISEASE_QUALIFIERS', 'GENE_PRODUCT_QUALIFIER', 'EPIO_PATTERN',
-           'CURATED_ALIASES', 'LEXICON_VERSION', 'normalise_key', 'lexicon_rows', 'mesh_qualifiers',
+__all__ = ['LEXICON_COLUMNS', 'HOW', 'CHEMICAL_QUALIFIERS', 'DISEASE_QUALIFIERS', 'GENE_PRODUCT_QUALIFIER', 'MACROMOLECULE',
+           'EPIO_PATTERN', 'CURATED_ALIASES', 'LEXICON_VERSION', 'normalise_key', 'lexicon_rows', 'mesh_qualifiers',
            'mesh_descriptor_types', 'uninverted', 'mesh_terms', 'hpo_terms', 'epio_terms', 'epio_xrefs', 'cpic_terms',
            'gene_terms', 'training_mentions', 'learned_terms', 'curated_terms', 'bridge_terms', 'build_lexicon',
            'load_lexicon']
@@ -72,9 +72,17 @@ def uninverted(label: str) -> str|None:
     parts = label.split(", ")
     return f"{parts[1]} {parts[0]}" if len(parts) == 2 and "(" not in label and "," not in parts[1] else None
 
+# "genetics" is allowed with hormones, transmitters, lipids and nucleotides too (melatonin, dopamine, NAD); the
+# gene products BC5CDR annotators leave out are the macromolecules, which their names give away
+MACROMOLECULE = re.compile(r"protein|receptor|ases?\b|factor|antibod|globulin|channel|peptide|kinase|antigen|enzyme|ligand|"
+                           r"transporter|lectin|toxin|hormone|interleukin|interferon|collagen|actin|tubulin|histone|albumin|"
+                           r"insulin|globin|mucin|cytokine|chemokine|kinin|integrin|cadherin|keratin|ferritin|precursor|"
+                           r"fragment|subunit|domain|complex|family|inhibitor|activator|marker|vaccine|serum|cell", re.I)
+
 def mesh_terms(descriptors: pd.DataFrame, types: pd.DataFrame, gene_products: bool = False) -> pd.DataFrame:
-    "Labels (and un-inverted labels) of the MeSH chemical and disease descriptors (gene products only if asked)."
-    keep = types.index[~types.gene_product] if not gene_products else types.index
+    "Labels (and un-inverted labels) of the MeSH chemical and disease descriptors (gene products named like macromolecules only if asked)."
+    macro = types.gene_product & types.index.map(dict(zip(descriptors.id, descriptors.label.fillna("")))).fillna("").str.contains(MACROMOLECULE)
+    keep = types.index[~macro] if not gene_products else types.index
     d = descriptors[descriptors.id.isin(keep)]
     t = d.id.map(types.entity_type)
     inv = d.label.map(uninverted)
@@ -232,7 +240,7 @@ def _load_cached(folder: str, rebuild: bool):
         for k, v in build_lexicon().items(): v.to_parquet(f/f"{k}.parquet", index=False)
     return {k: pd.read_parquet(f/f"{k}.parquet") for k in ("terms", "xrefs")}
 
-LEXICON_VERSION = "1"   # bump when the build changes, so that stale caches are not reused
+LEXICON_VERSION = "2"   # bump when the build changes, so that stale caches are not reused
 
 def load_lexicon(rebuild: bool = False) -> dict[str, pd.DataFrame]:
     "The lexicon tables (`terms`, `xrefs`), from the build cache or freshly built."

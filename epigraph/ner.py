@@ -30,7 +30,8 @@ def needs_case(term: str) -> bool:
     "True for surfaces that must match with their case: up to 3 characters, abbreviation-like 4-letter ones, mixed case/digits up to 10."
     t = term.strip()
     if len(t) <= 3: return True
-    plain = t.replace(" ", "").replace("-", "").isalpha() and (t.islower() or (t[0].isupper() and t[1:].islower()))  # "pain", "Gout"
+    words = t.replace("-", " ").split()   # every word lower-case or capitalised: "pain", "Gout", MeSH's "Uric Acid"
+    plain = all(w.isalpha() and (w.islower() or (w[0].isupper() and w[1:].islower())) for w in words)
     if len(t) == 4: return not plain
     return len(t) <= 10 and not plain and any(c.isupper() for c in t)
 
@@ -91,12 +92,13 @@ class Matcher:
         if surface in ok or (surface[:1].lower() + surface[1:]) in ok: return True   # sentence-initial capital allowed
         return key != base and (surface.rstrip("s") in ok or surface + "s" in ok)
 
-    def spans(self, text: str) -> list[tuple[int, int, str]]:
-        "Longest, leftmost, whole-word matches as (start, end, base key)."
+    def spans(self, text: str, skip: frozenset = frozenset()) -> list[tuple[int, int, str]]:
+        "Longest, leftmost, whole-word matches as (start, end, base key), ignoring the base keys in `skip`."
         nt = match_text(text); n = len(nt); found = []
         for last, key in self.automaton.iter(nt):
             s, e = last - len(key) + 1, last + 1
             if (s > 0 and nt[s-1].isalnum()) or (e < n and nt[e].isalnum()): continue
+            if skip and self.variant_of.get(key, key) in skip: continue
             if not self._surface_ok(key, text[s:e]): continue
             found.append((s, e, key))
         found.sort(key=lambda x: (x[0], x[0] - x[1]))

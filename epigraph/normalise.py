@@ -20,8 +20,8 @@ from .ner import Matcher, SpanSet, find_mentions, default_matcher
 # %% auto #0
 __all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'MENTION_COLUMNS',
            'mention_type', 'Resolution', 'Normaliser', 'fuzzy_match', 'embedding_match', 'is_consistent',
-           'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs', 'training_documents',
-           'default_normaliser', 'extract_entities']
+           'inner_matches', 'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs',
+           'training_documents', 'default_normaliser', 'extract_entities']
 
 # %% ../nbs/06_normalise.ipynb #a1db4c28
 MENTION_TYPES = {"chemical": "Chemical", "drug": "Chemical", "disease": "Disease", "syndrome": "Disease",
@@ -147,6 +147,24 @@ def _unresolved_spans(text: str, taken: SpanSet, defs: list[tuple], use_suffix: 
         spans += [(m.start(), m.end(), "suffix word") for m in _CANDIDATE_WORD.finditer(text)]
     return [s for s in spans if not taken.overlaps(s[0], s[1])]
 
+def _has_mesh(res: Resolution) -> bool: return any(i.startswith("MESH:") for i in res.entity_ids)
+
+def inner_matches(self, text: str, m: dict, outer: Resolution|None) -> list[tuple[int, int, str, Resolution]]:
+    "Resolved dictionary matches inside a match: any, if the match was withdrawn; MeSH ones of its type, if it has no MeSH id."
+    s0, found = m["start"], []
+    for a, b, k in self.matcher.spans(text[s0:m["end"]], skip=frozenset({m["key"]})):
+        r = self.resolve_key(k)
+        if r is None or (outer is not None and not (r.type == outer.type and _has_mesh(r))): continue
+        found.append((s0 + a, s0 + b, k, r))
+    return found
+
+Normaliser.inner_matches = inner_matches
+
+def _mention_rows(self, pmid, text: str, s: int, e: int, res: Resolution, method: str, found_by: str) -> list[dict]:
+    return [dict(pmid=pmid, start=s, end=e, text=text[s:e], type=res.type, entity_id=eid, layer=res.layer, method=method,
+                 score=res.score, found_by=found_by, candidates=list(res.candidates),
+                 consistent=self.is_consistent(res.entity_ids, res.candidates)) for eid in res.entity_ids]
+
 def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
     "Mentions (resolved) and unresolved spans with their reasons, for one document."
     found, defs = find_mentions(text, self.matcher)
@@ -154,13 +172,16 @@ def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
     for m in found:
         res = self.resolve_key(m["key"])
         if res is None:
-            unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"], reason="all candidates withdrawn by the term-precision filter")); continue
-        method = res.method if m["found_by"] == "dictionary" else "alias"
-        taken.add(m["start"], m["end"])
-        for eid in res.entity_ids:
-            out.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"], type=res.type, entity_id=eid,
-                            layer=res.layer, method=method, score=res.score, found_by=m["found_by"],
-                            candidates=list(res.candidates), consistent=self.is_consistent(res.entity_ids, res.candidates)))
+            unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"], reason="all candidates withdrawn by the term-precision filter"))
+        else:
+            taken.add(m["start"], m["end"])
+            out += _mention_rows(self, pmid, text, m["start"], m["end"], res, res.method if m["found_by"] == "dictionary" else "alias", m["found_by"])
+            if _has_mesh(res): continue
+        # "reactive oxygen species" withdrawn still names oxygen; HPO's "nausea and vomiting" has two MeSH diseases inside
+        where = "inside a withdrawn match" if res is None else "inside a match without a MeSH id"
+        for s, e, k, r in self.inner_matches(text, m, res):
+            if res is None: taken.add(s, e)
+            out += _mention_rows(self, pmid, text, s, e, r, r.method, where)
     short_form = {(ls, le): sf for sf, lf, ls, le, ss in defs}
     for s, e, why in _unresolved_spans(text, taken, [d for d in defs if not taken.inside(d[2], d[3])], self.use_suffix_candidates):
         if taken.overlaps(s, e): continue
