@@ -8,29 +8,26 @@ import re, time
 from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np, pandas as pd
+from .schema import evidence_key
 from .retrieval import Retrieved, Retriever, GraphIndex, link_seeds, retriever_names, _name_key
 import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retrieval' and 'hypergraph' retrievers
 
 # %% auto #0
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
-           'ASKED_RELATIONS', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT', 'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE',
-           'LAYER_COLOURS', 'TIER_COLOURS', 'evidence_key', 'citation', 'empty_manifest', 'cited_date',
-           'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of',
+           'ASKED_RELATIONS', 'AS_OF', 'SUPERSEDED', 'ONSET_ORDER', 'PMID_NAMED', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT',
+           'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest',
+           'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of',
            'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence', 'Reading', 'decide',
-           'fact_sentence', 'cites', 'write_answer', 'question_entities', 'read_offline', 'evidence_lines',
-           'build_prompt', 'read_llm', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'answer',
-           'register_reader', 'counterfactual_cases', 'injection', 'run_counterfactuals', 'subgraph_html']
+           'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated', 'question_entities',
+           'read_offline', 'evidence_lines', 'build_prompt', 'read_llm', 'Answer', 'default_retriever', 'arms',
+           'retrieval_query', 'answer', 'register_reader', 'counterfactual_cases', 'injection', 'run_counterfactuals',
+           'offline_html', 'subgraph_html']
 
 # %% ../nbs/12_answer.ipynb #7f3b22dd
 MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
                     "tail", "tail_name", "text", "injected"]
 CITATION = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)(?: \((?P<date>\d{4}(?:-\d{2}(?:-\d{2})?)?)\))?, "
                       r"(?P<tier>GOLD|SILVER|BRONZE)\]")
-
-def evidence_key(pmid, source: str, record_id) -> str:
-    "`PMID:<n>` when the evidence has a PMID, else `<source>:<record id>` (no spaces, commas or brackets)."
-    if pmid is not None and not pd.isna(pmid) and int(pmid) > 0: return f"PMID:{int(pmid)}"
-    return re.sub(r"[\s,\]\[]+", "_", f"{source}:{record_id}")
 
 def citation(key: str, tier: str, date=None) -> str:
     "The inline citation: `[PMID:n, TIER]`, or `[source:record (date), TIER]` for a dated curated record."
@@ -168,9 +165,7 @@ def _bridged(manifest: pd.DataFrame, gi: GraphIndex, q_ents: list[Entity]) -> li
 
 def unverified_rows(manifest: pd.DataFrame, registry=None) -> list[int]:
     "Positions of manifest rows citing a PMID the closed-world registry does not hold."
-    if registry is None:
-        from epigraph.pmids import load_pmid_registry
-        registry = _registry()
+    if registry is None: registry = _registry()
     return [j for j, p in enumerate(manifest.pmid) if not pd.isna(p) and int(p) not in registry]
 
 @lru_cache(maxsize=1)
@@ -179,6 +174,7 @@ def _registry():
     return load_pmid_registry()
 
 ASKED_RELATIONS = [   # question wording -> the predicates that answer it (checked in this order; the first match wins)
+    (r"\bat what age\b|\bonset\b|\bbegins?\b", {"characterized_by": 1.0}),   # HPO states a disease's onset as a feature
     (r"gene[–-]drug pair|pharmacogen\w*|\bcpic\b", {"gene_drug_interaction": 1.0}),
     (r"adverse|induc\w*|cause[sd]? seizures?|side[- ]effects?", {"induces": 1.0}),
     (r"\bvariants? in\b|\bgenes?\b.*\bcause|caused by|\bmutations?\b", {"caused_by_gene": 1.0}),
@@ -277,14 +273,19 @@ def cites(manifest: pd.DataFrame, rows: list[int], most: int = 3) -> str:
 
 def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text}."
 
+def _picked(reading: Reading, options: list[str]) -> str:
+    "'Answer: B) option', with any full stop inside the option's text dropped, so the answer stays one sentence with its citations."
+    return f"Answer: {chr(65 + reading.choice)}) " + re.sub(r"[.!?]\s+(?=[A-Z0-9(\[])", " ", str(options[reading.choice]).strip())
+
 def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|None) -> str:
     "The templated answer: the choice with its citations, the refusals, then one cited sentence per fact used."
+    if reading.kind == "dated": return _dated_sentence(manifest, reading, options)
     refusing = [j for rows in reading.refused.values() for j in rows]
     lines: list[str] = []
     if options and reading.choice is not None and reading.kind == "yes_no" and not reading.decisive:
         lines.append(_no_sentence(manifest, reading, options))
     elif options and reading.choice is not None:
-        pick = f"Answer: {chr(65 + reading.choice)}) {options[reading.choice]}"
+        pick = _picked(reading, options)
         if reading.decisive and reading.kind != "yes_no":     # the answer line states the fact it rests on, so it is a checkable claim
             top = manifest.iloc[reading.decisive[0]]
             lines.append(_sentence(f"{pick}, because {fact_sentence(top)[:1].lower()}{fact_sentence(top)[1:]}", cites(manifest, reading.decisive[:1])))
@@ -304,7 +305,7 @@ def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|No
 
 def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -> str:
     "A negative answer with what the evidence does relate the question's entities to, cited; uncited when it holds nothing."
-    pick = f"Answer: {chr(65 + reading.choice)}) {options[reading.choice]}"
+    pick = _picked(reading, options)
     rows = manifest.iloc[reading.looked] if reading.looked else manifest.iloc[[]]
     if not len(rows):
         return _sentence(f"{pick}: the evidence given holds no relation between {' and '.join(reading.subjects) or 'the entities named'}", "")
@@ -316,6 +317,76 @@ def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -
     return _sentence(f"{pick}: the evidence given relates {about} to {', '.join(dict.fromkeys(others))}{tail}", cites(manifest, reading.looked))
 
 # %% ../nbs/12_answer.ipynb #36e9fbeb
+AS_OF = re.compile(r"\bas of (\d{4}(?:-\d{2}){0,2})\b", re.I)
+SUPERSEDED = re.compile(r"\bsupersed\w*", re.I)
+ONSET_ORDER = re.compile(r"\b(?:begins?|starts?|appears?)\b.*\b(?:first|earliest)\b|\b(?:first|earliest)\b.*\b(?:begins?|starts?|appears?)\b", re.I)
+PMID_NAMED = re.compile(r"\bPMID:?\s*(\d{1,9})\b")
+
+def first_day(date: str) -> str:
+    "A date of year, month or day precision as its first day (YYYY-MM-DD), so that dates of mixed precision compare as text."
+    d = str(date)
+    return d + "-01-01" if len(d) == 4 else d + "-01" if len(d) == 7 else d[:10]
+
+def _dated(r) -> bool: return isinstance(r.date, str) and bool(r.date)
+
+def option_rows(manifest: pd.DataFrame, question: str, options: list[str], opts: list[Entity|None], skip: set) -> list[list[int]]:
+    "Per option, its dated manifest rows, earliest first: rows citing a PMID the option names, else rows about its entity."
+    named = {s for s in manifest.source.dropna().unique() if str(s).split("-")[0].lower() in (question or "").lower()}
+    out = []
+    for k, o in enumerate(options):
+        keys = {f"PMID:{n}" for n in PMID_NAMED.findall(str(o))}
+        rows = [j for j, r in enumerate(manifest.itertuples(index=False)) if j not in skip and _dated(r) and
+                (r.key in keys if keys else (not named or r.source in named) and (touches(r, opts[k], "head") or touches(r, opts[k], "tail")))]
+        out.append(sorted(rows, key=lambda j: (first_day(manifest.iloc[j].date), j)))
+    return out
+
+def _fact(manifest: pd.DataFrame, j: int) -> tuple: return (manifest.iloc[j]["head"], manifest.iloc[j].predicate, manifest.iloc[j]["tail"])
+
+def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, gi: GraphIndex, option_ids=None, skip: set|None = None) -> Reading|None:
+    "The offline reader's rule for as-of, supersession and onset-order questions; None for any other question."
+    when, sup, order = AS_OF.search(question or ""), SUPERSEDED.search(question or ""), ONSET_ORDER.search(question or "")
+    if not options or not (when or sup or order): return None
+    skip = skip or set()
+    opts = option_entities(gi, options, option_ids)
+    rows = option_rows(manifest, question, options, opts, skip)
+    first = {k: first_day(manifest.iloc[r[0]].date) for k, r in enumerate(rows) if r}
+    s = pd.DataFrame(dict(option=range(len(options)), first_dated=[first.get(k) for k in range(len(options))]))
+    blank = [k for k, o in enumerate(options) if not PMID_NAMED.search(str(o)) and opts[k] is None]
+    abstain = lambda why: Reading("dated", None, {}, [], why, s)
+    if when:
+        day = first_day(when.group(1))
+        then = {k: d for k, d in first.items() if d <= day}
+        if then:
+            best = [k for k, d in then.items() if d == max(then.values())]
+            if len(best) > 1: return abstain(f"several options are dated {max(then.values())}")
+            return Reading("dated", best[0], {}, rows[best[0]][:1], f"the latest option dated on or before {when.group(1)}", s)
+        if first and len(blank) == 1:
+            return Reading("dated", blank[0], {}, [rows[k][0] for k in sorted(first)], f"every other option is dated after {when.group(1)}", s)
+        return abstain(f"no option has evidence dated on or before {when.group(1)}")
+    if sup:
+        keys = {f"PMID:{n}" for n in PMID_NAMED.findall(question)}
+        old = [j for j, r in enumerate(manifest.itertuples(index=False)) if j not in skip and r.key in keys and _dated(r)]
+        if not old: return abstain("the evidence gives no date for the publication named")
+        since, facts = min(first_day(manifest.iloc[j].date) for j in old), {_fact(manifest, j) for j in old}
+        later = {k: d for k, d in first.items() if d > since and any(_fact(manifest, j) in facts for j in rows[k])}
+        if later:
+            best = [k for k, d in later.items() if d == min(later.values())]
+            if len(best) > 1: return abstain("two later publications share a date")
+            return Reading("dated", best[0], {}, rows[best[0]][:1] + old[:1], "the earliest later publication stating the same facts", s)
+        if len(blank) == 1: return Reading("dated", blank[0], {}, old[:1], "no later publication in the evidence states the same facts", s)
+        return abstain("no option is a later publication stating the same facts")
+    return abstain("ordering by onset needs each option's onset, which the evidence rows do not give")
+
+def _dated_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]|None) -> str:
+    "The answer to a dated question: the choice, the rule that chose it, and the rows whose dates decided it, cited."
+    if reading.choice is None: return ""
+    rows = manifest.iloc[reading.decisive]
+    cited = " ".join(dict.fromkeys(citation(r.key, r.tier, r.date) for r in rows.itertuples(index=False)))
+    dates = ", ".join(dict.fromkeys(str(d) for d in rows.date))      # a PMID citation does not show its date, so the text does
+    return _sentence(f"{_picked(reading, options)}: {reading.reason}"
+                     + (f" (evidence dated {dates})" if dates else ""), cited)
+
+# %% ../nbs/12_answer.ipynb #301010cb
 FREE_ORDER = {"first_line_for": 0, "contraindicated_with": 1, "aggravates": 2, "treated_with": 3, "gene_drug_interaction": 4,
               "caused_by_gene": 5, "induces": 6, "characterized_by": 7}
 
@@ -332,6 +403,8 @@ def read_offline(question: str, options: list[str]|None, manifest: pd.DataFrame,
     return rd
 
 def _read_offline(question, options, manifest, gi, option_ids, skip: set) -> Reading:
+    dated = read_dated(question, options, manifest, gi, option_ids, skip)
+    if dated is not None: return dated
     q_ents = question_entities(gi, question)
     kind = question_kind(question, options)
     touching = [j for j, r in enumerate(manifest.itertuples(index=False)) if isinstance(r.predicate, str) and j not in skip
@@ -544,6 +617,10 @@ LAYER_COLOURS = {"L1": "#d62728", "L2": "#9467bd", "L3": "#2ca02c", "L4": "#1f77
 TIER_COLOURS = {"GOLD": "#c9a227", "SILVER": "#8c8c8c", "BRONZE": "#a0522d"}
 _EXTERNAL = re.compile(r"<(script|link)\b[^>]*\b(?:src|href)\s*=\s*\"(?:https?:|\.\./node_modules)[^\"]*\"[^>]*>(?:\s*</script>)?", re.S)
 
+def offline_html(html: str) -> str:
+    "The page without any <script src> or <link href> that points outside the file (CDN, node_modules)."
+    return _EXTERNAL.sub("", html)
+
 def subgraph_html(retrieved: Retrieved, gi: GraphIndex, title: str = "") -> str:
     "A self-contained interactive HTML page of a retrieval result's nodes and edges (no external resources)."
     from pyvis.network import Network
@@ -559,4 +636,4 @@ def subgraph_html(retrieved: Retrieved, gi: GraphIndex, title: str = "") -> str:
         net.add_edge(e.head, e.tail, color=TIER_COLOURS.get(e.tier, "#777777"), width=1 + min(int(e.paper_count), 8) / 2,
                      title=f"{e.predicate} — {e.tier}\npapers: {e.paper_count}\nPMIDs: {pm}")
     net.set_options('{"layout": {"randomSeed": 7}, "physics": {"stabilization": {"iterations": 200}}}')
-    return _EXTERNAL.sub("", net.generate_html())
+    return offline_html(net.generate_html())

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, asdict
 from functools import lru_cache
 from typing import Callable
 import numpy as np, pandas as pd
+from .schema import evidence_key
 from .sources import load_pubmedqa, epilepsy_subset, load_bc5cdr, epilepsy_mention_ids
 from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, ANTISEIZURE_WITHOUT_N03
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
@@ -20,8 +21,8 @@ from .temporal import (built_kg, guideline_versions, guideline_in_force, gene_in
 # %% auto #0
 __all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'PATIENTS', 'NOT_BUILT', 'Item',
            'split_of', 'item_rng', 'register_task', 'task_names', 'check_items', 'build_task', 'items_frame',
-           'bench_kg', 'loaded', 'evidence_key', 'triplet_keys', 'triplets_between', 'antiseizure_drugs', 'pick',
-           'choice_item', 'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items', 'disease_phenotype_items',
+           'bench_kg', 'loaded', 'triplet_keys', 'triplets_between', 'antiseizure_drugs', 'pick', 'choice_item',
+           'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items', 'disease_phenotype_items',
            'syndrome_treatment_items', 'drug_event_items', 'build_graph_mc', 'named_for', 'genotype_avoid_items',
            'chain_items', 'pgx_pair_items', 'build_precision', 'build_constraints', 'build_drug_induced',
            'guideline_items', 'g4e_items', 'build_temporal', 'build_clinical_course', 'source_record', 'coverage']
@@ -107,14 +108,10 @@ def loaded(name: str):
     "A source loaded once per process (`cpic`, `genes4epilepsy`, `pubmedqa`, `hpo`, `mesh`, `bc5cdr-train`, `bc5cdr-dev`); read-only."
     return _LOADERS[name]()
 
-def evidence_key(source: str, record_id: str, pmid=None) -> str:
-    "`PMID:<pmid>` when the record has a PMID, else `<source>:<record_id>`."
-    return f"PMID:{int(pmid)}" if pmid is not None and pd.notna(pmid) else f"{source}:{record_id}"
-
 def triplet_keys(kg, triplet_ids) -> list[str]:
     "The evidence keys of all evidence rows of the given triplets, sorted and distinct."
     ev = kg.evidence[kg.evidence.triplet_id.isin(set(triplet_ids))]
-    return sorted({evidence_key(s, r, p) for s, r, p in zip(ev.source, ev.record_id, ev.pmid)})
+    return sorted({evidence_key(p, s, r) for p, s, r in zip(ev.pmid, ev.source, ev.record_id)})
 
 def _visible(kg) -> pd.DataFrame: return kg.triplets[~kg.triplets.suppressed.astype(bool)]
 
@@ -613,7 +610,7 @@ register_task("temporal", build_temporal, "As-of-date questions: CPIC guideline 
 # %% ../nbs/13_bench.ipynb #548f3fdf
 def _onset_keys(kg, disease: str, term: str, line: int) -> list[str]:
     ev = kg.evidence[(kg.evidence.source == "hpo") & (kg.evidence.record_id == f"phenotype.hpoa:{line}")]
-    return sorted({evidence_key(s, r, p) for s, r, p in zip(ev.source, ev.record_id, ev.pmid)}) or [f"hpo:phenotype.hpoa:{line}"]
+    return sorted({evidence_key(p, s, r) for p, s, r in zip(ev.pmid, ev.source, ev.record_id)}) or [f"hpo:phenotype.hpoa:{line}"]
 
 def _disjoint(a0, a1, b0, b1) -> bool:
     "Two day windows (end None = open) share no interior and neither is a point inside the other (touching ends allowed)."

@@ -9,25 +9,22 @@ from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from .config import get_settings
+from .schema import evidence_key
 from .retrieval import (Retrieved, GraphIndex, Retriever, NODE_COLUMNS, _frame, _seed_indices, _edge_table,
                                 approx_tokens, personalized_pagerank, register_retriever)
 
 # %% auto #0
 __all__ = ['HYPEREDGE_COLUMNS', 'TIER_ORDER', 'CPIC_SOURCES', 'PHENOTYPE_CATEGORY', 'EVIDENCE_CODES', 'CONSTRAINT_PATTERNS',
            'ACTION_PATTERNS', 'ROLE_OF_LAYER', 'HYPERGRAPH_VERSION', 'LIST_COLUMNS', 'DEFAULT_WEIGHTS', 'MAX_POOL',
-           'evidence_key', 'date_text', 'best_tier', 'cpic_context', 'cpic_hyperedges', 'hpo_term_names',
-           'hpo_hyperedges', 'rule_constraints', 'guideline_hyperedges', 'code_version', 'graph_key',
-           'HyperedgeEncoder', 'build_hyperedges', 'HypergraphIndex', 'hypergraph_index', 'minmax',
-           'seed_neighbourhood', 'score_hyperedges', 'mmr_select', 'hyperedge_line', 'retrieve_hypergraph']
+           'date_text', 'best_tier', 'cpic_context', 'cpic_hyperedges', 'hpo_term_names', 'hpo_hyperedges',
+           'rule_constraints', 'guideline_hyperedges', 'code_version', 'graph_key', 'HyperedgeEncoder',
+           'build_hyperedges', 'HypergraphIndex', 'hypergraph_index', 'minmax', 'seed_neighbourhood',
+           'score_hyperedges', 'mmr_select', 'hyperedge_line', 'retrieve_hypergraph']
 
 # %% ../nbs/11b_hypergraph.ipynb #dc0ab66e
 HYPEREDGE_COLUMNS = ["hyperedge_id", "kind", "members", "roles", "text", "evidence_keys", "key_dates", "tier",
                      "source", "record_ids", "pmids", "triplet_ids", "attributes"]
 TIER_ORDER = {"GOLD": 0, "SILVER": 1, "BRONZE": 2}
-
-def evidence_key(source: str, record_id: str, pmid=None) -> str:
-    "`PMID:<n>` when the record cites a paper, else `<source>:<record_id>` (CONTRACTS.md)."
-    return f"PMID:{int(pmid)}" if pmid is not None and not pd.isna(pmid) else f"{source}:{record_id}"
 
 def date_text(date, precision) -> str:
     "An evidence date cut to its precision: `2018`, `2018-04` or `2018-04-01` ('' when undated)."
@@ -43,7 +40,7 @@ def _keys(rows: pd.DataFrame) -> tuple[list[str], list[str]]:
     "Evidence keys of some evidence rows (one per key, first seen first) and their dates (PMID keys undated)."
     out = {}
     for s, r, p, d, prec in zip(rows.source, rows.record_id, rows.pmid, rows.date, rows.date_precision):
-        k = evidence_key(s, r, p)
+        k = evidence_key(p, s, r)
         out.setdefault(k, "" if k.startswith("PMID:") else date_text(d, prec))
     return list(out), list(out.values())
 
@@ -149,7 +146,7 @@ def hpo_hyperedges(kg, canonical: dict|None = None) -> pd.DataFrame:
                 + (f"; frequency {freq}" if freq else "")
                 + (f"; evidence {code} ({EVIDENCE_CODES.get(code, code)})" if code else "") + ".")
         pmids = sorted(pm.get(rec, ()))
-        keys = [f"PMID:{p}" for p in pmids] or [evidence_key(src, rec)]
+        keys = [evidence_key(p, src, rec) for p in pmids] or [evidence_key(None, src, rec)]
         extra = onset is not None and onset in names and onset not in (dis, phe)
         rows.append((f"h:hpo:{rec}", "hpo", [dis, phe] + ([onset] if extra else []),
                      ["disease", "clinical course" if course else "phenotype"] + (["onset"] if extra else []), text, keys,

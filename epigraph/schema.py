@@ -13,7 +13,7 @@ __all__ = ['LAYERS', 'ENTITY_TYPES', 'BC5CDR_TYPES', 'RELATION_FAMILIES', 'PREDI
            'TIER_RANK', 'CURIE_PREFIXES', 'layer_of', 'Predicate', 'relation_family', 'is_curie', 'curie_prefix',
            'to_curie', 'mesh_curies', 'Document', 'Entity', 'Mention', 'Evidence', 'Triplet', 'columns',
            'records_frame', 'SchemaError', 'validate_mentions', 'validate_entities', 'validate_evidence',
-           'validate_triplets']
+           'validate_triplets', 'evidence_key', 'evidence_keys']
 
 # %% ../nbs/01_schema.ipynb #6bd2de68
 LAYERS: dict[str, str] = {
@@ -223,3 +223,25 @@ def validate_triplets(df: pd.DataFrame) -> pd.DataFrame:
     _check(df, t, "tier", _is_in(df["tier"], TIERS), f"is not one of {'/'.join(TIERS)}", "head")
     _check(df, t, "low_evidence", df["low_evidence"].map(lambda v: isinstance(v, (bool, np.bool_))), "is not a boolean", "head")
     return df
+
+# %% ../nbs/01_schema.ipynb #d6ee3cbf
+_KEY_UNSAFE = re.compile(r"[\s,\]\[]+")   # characters that would break an inline citation
+
+def _pmid_int(pmid) -> int|None:
+    "A PMID as an int; None when missing (None, NaN, `pd.NA`, blank text, 0 or less)."
+    if isinstance(pmid, str):
+        if not pmid.strip(): return None
+        try: pmid = float(pmid)   # "227508" or "227508.0"
+        except ValueError: raise ValueError(f"PMID {pmid!r} is not a number — give an integer PMID or leave it empty") from None
+    if pmid is None or pd.isna(pmid): return None
+    if pmid != int(pmid): raise ValueError(f"PMID {pmid!r} is not a whole number")
+    return int(pmid) if pmid > 0 else None
+
+def evidence_key(pmid, source: str, record_id) -> str:
+    "`PMID:<n>` when the evidence has a PMID, else `<source>:<record_id>` (no spaces, commas or brackets)."
+    n = _pmid_int(pmid)
+    return f"PMID:{n}" if n is not None else _KEY_UNSAFE.sub("_", f"{source}:{record_id}")
+
+def evidence_keys(rows: pd.DataFrame) -> pd.Series:
+    "`evidence_key` of every row of a frame with `pmid`, `source` and `record_id` columns (same index)."
+    return pd.Series([evidence_key(p, s, r) for p, s, r in zip(rows["pmid"], rows["source"], rows["record_id"])], index=rows.index)

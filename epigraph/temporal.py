@@ -4,11 +4,12 @@
 
 # %% ../nbs/09_temporal.ipynb #b858247c
 from __future__ import annotations
-import dataclasses, re, time
+import dataclasses, hashlib, json, re, time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np, pandas as pd
-from .config import get_settings
+from .config import get_settings, get_logger
 from .sources import estimate_year_from_pmid, load_bc5cdr, load_pubmedqa
 from .curated import load_cpic, load_genes4epilepsy, G4E_RELEASES
 from .ontologies import load_hpo
@@ -16,13 +17,14 @@ from .pmids import load_pmid_registry, PMIDRegistry
 
 # %% auto #0
 __all__ = ['DATE_COLUMNS', 'UNIT_DAYS', 'REFERENCE_OFFSET_DAYS', 'PRECISIONS', 'MAX_AGE_YEARS', 'NUMERIC_PATTERNS',
-           'AGE_DICTIONARY', 'ONSET_ROOT', 'year_calibration', 'monotone_fit', 'YearModel', 'year_model',
-           'leave_one_out_errors', 'error_summary', 'publication_years', 'cpic_publication_months', 'reference_year',
-           'date_evidence_table', 'triplet_dates', 'date_evidence', 'as_of', 'guideline_versions', 'guideline_in_force',
-           'recommendation_validity', 'gene_intervals', 'genes_as_of', 'release_diffs', 'duration', 'duration_days',
-           'Anchor', 'find_age_expressions', 'parse_age', 'onset_terms', 'onset_anchor', 'onset_anchor_table',
-           'onset_annotations', 'onset_coverage', 'onset_windows', 'corpus_texts', 'corpus_age_expressions',
-           'age_expression_table', 'anchor_triplets', 'date_summary', 'build', 'built_kg']
+           'AGE_DICTIONARY', 'ONSET_ROOT', 'GRAPH_CODE_MODULES', 'year_calibration', 'monotone_fit', 'YearModel',
+           'year_model', 'leave_one_out_errors', 'error_summary', 'publication_years', 'cpic_publication_months',
+           'reference_year', 'date_evidence_table', 'triplet_dates', 'date_evidence', 'as_of', 'guideline_versions',
+           'guideline_in_force', 'recommendation_validity', 'gene_intervals', 'genes_as_of', 'release_diffs',
+           'duration', 'duration_days', 'Anchor', 'find_age_expressions', 'parse_age', 'onset_terms', 'onset_anchor',
+           'onset_anchor_table', 'onset_annotations', 'onset_coverage', 'onset_windows', 'corpus_texts',
+           'corpus_age_expressions', 'age_expression_table', 'anchor_triplets', 'date_summary', 'graph_code_version',
+           'stale_reason', 'build', 'built_kg']
 
 # %% ../nbs/09_temporal.ipynb #e6bad7b9
 def year_calibration(registry: PMIDRegistry|None = None) -> pd.DataFrame:
@@ -694,20 +696,58 @@ def date_summary(kg) -> pd.DataFrame:
     return pd.DataFrame(dict(rows=g.size(), dated=g._d.count(), estimated=g.date_is_estimated.sum(),
                              earliest=g._d.min().dt.strftime("%Y-%m-%d"), latest=g._d.max().dt.strftime("%Y-%m-%d"))).reset_index()
 
-def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = False):
-    "Assemble the graph, date its evidence and save it under `out_dir` (default `build_dir/kg`); returns the KG."
+GRAPH_CODE_MODULES = ("schema", "sources", "curated", "ontologies", "pmids", "lexicon", "ner", "normalise", "relations",
+                      "graph", "temporal")   # every module whose code can change the saved graph
+
+def graph_code_version() -> str:
+    "A hash of the installed source files of `GRAPH_CODE_MODULES` (the code that assembles, dates and saves the graph)."
+    import importlib.util
+    h = hashlib.sha256()
+    for m in GRAPH_CODE_MODULES: h.update(f"{m}\n".encode() + Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
+    return h.hexdigest()[:16]
+
+def stale_reason(folder: Path|str) -> str|None:
+    "Why the graph saved in `folder` must be built again (none saved, or built by other code); None when it is current."
+    path = Path(folder)/"manifest.json"
+    if not path.exists(): return f"{folder} holds no saved graph"
+    saved, now = json.loads(path.read_text()).get("code_version"), graph_code_version()
+    if saved is None: return f"{path} records no code version (saved before versions were recorded)"
+    return None if saved == now else f"{path} was built by other code (code version {saved}, installed {now})"
+
+@contextmanager
+def _build_lock(folder: Path):
+    "An exclusive lock on a file beside `folder`, so that one process at a time builds (or checks) the graph there."
+    import fcntl
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent/f".{folder.name}.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try: yield
+        finally: fcntl.flock(f, fcntl.LOCK_UN)
+
+def _build(out_dir: Path, progress: bool):
+    "The stages of `build` (the caller holds the lock): the KG, saved with the code version in its manifest, and seconds per stage."
     from tqdm.auto import tqdm
     from epigraph import graph
-    out_dir = Path(out_dir) if out_dir is not None else get_settings().build_dir/"kg"
-    stages, t0 = {}, time.perf_counter()
+    version, stages, t0 = graph_code_version(), {}, time.perf_counter()   # the code as it is when the build starts
+    def save(kg):
+        graph.save_kg(kg, out_dir)
+        m = json.loads((out_dir/"manifest.json").read_text()); m["code_version"] = version
+        (out_dir/"manifest.json").write_text(json.dumps(m, indent=1, sort_keys=True) + "\n")
+        return graph.with_hashes(kg)
     with tqdm(total=6, disable=not progress, unit="stage") as bar:
         registry = _stage(stages, bar, "pmid registry", load_pmid_registry)
         model = _stage(stages, bar, "year model", year_model, registry)
         kg = _stage(stages, bar, "assemble", graph.assemble, registry)
         kg = _stage(stages, bar, "date evidence", date_evidence, kg, registry, model)
         kg = _stage(stages, bar, "onset anchors", anchor_triplets, kg)
-        kg = _stage(stages, bar, "save", lambda: (graph.save_kg(kg, out_dir), graph.with_hashes(kg))[1])
+        kg = _stage(stages, bar, "save", save, kg)
     kg.stages = {**{f"assemble: {k}": v for k, v in kg.stages.items()}, **stages, "total": round(time.perf_counter() - t0, 3)}
+    return kg, stages
+
+def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = False):
+    "Assemble the graph, date its evidence and save it under `out_dir` (default `build_dir/kg`); returns the KG."
+    out_dir = Path(out_dir) if out_dir is not None else get_settings().build_dir/"kg"
+    with _build_lock(out_dir): kg, stages = _build(out_dir, progress)
     if not quiet:
         ev = kg.evidence
         print(f"{kg!r}\nsaved to {out_dir}")
@@ -717,10 +757,13 @@ def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = Fa
         print("seconds per stage: " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items()) + f"; total {kg.stages['total']:.2f}")
     return kg
 
-#| export
 def built_kg(folder: Path|str|None = None, rebuild: bool = False):
-    "The graph saved by `build` in `folder` (default `build_dir/kg`), built first if it is missing or `rebuild`."
+    "The graph saved by `build` in `folder` (default `build_dir/kg`); built first if `rebuild`, or if `stale_reason` says why."
     from epigraph import graph
     folder = Path(folder) if folder else get_settings().build_dir/"kg"
-    if rebuild or not (folder/"manifest.json").exists(): return build(folder, progress=False, quiet=True)
+    with _build_lock(folder):
+        why = None if rebuild else stale_reason(folder)
+        if rebuild or why:
+            if why: get_logger("epigraph.temporal").warning(f"building the graph in {folder} (a few minutes): {why}")
+            return _build(folder, progress=False)[0]
     return graph.load_kg(folder)

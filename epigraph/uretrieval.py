@@ -10,15 +10,16 @@ from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from .config import get_settings
+from .schema import evidence_keys
 from .retrieval import (GraphIndex, Retrieved, Retriever, register_retriever, retriever_names, link_seeds, format_hop, cut_to_budget,
                                 approx_tokens, node_embeddings, SEED_COLUMNS, NODE_COLUMNS, EDGE_COLUMNS,
                                 _seed_indices, _edge_table, _frame)
 
 # %% auto #0
 __all__ = ['DOC_COLUMNS', 'CATEGORY', 'TREE_VERSION', 'MERGE_THRESHOLD', 'TOP_SHARE', 'MAX_LAYERS', 'PARTNERS', 'CUES',
-           'SUMMARY_PROMPT', 'evidence_keys', 'document_graphs', 'entity_tags', 'leaf_tag_matrix', 'build_tag_tree',
-           'tree_key', 'cached_tag_tree', 'tree_table', 'UIndex', 'u_index', 'cue_tags', 'query_tags', 'descend',
-           'tag_summary', 'llm_summary', 'retrieve_u', 'u_retrieval']
+           'SUMMARY_PROMPT', 'document_graphs', 'entity_tags', 'leaf_tag_matrix', 'build_tag_tree', 'tree_key',
+           'cached_tag_tree', 'tree_table', 'UIndex', 'u_index', 'cue_tags', 'query_tags', 'descend', 'tag_summary',
+           'llm_summary', 'retrieve_u', 'u_retrieval']
 
 # %% ../nbs/11a_uretrieval.ipynb #0170136e
 DOC_COLUMNS = ["doc", "triplet_id", "key"]
@@ -27,12 +28,6 @@ def _reference(detail) -> str:
     "The `reference` of a guideline rule's detail JSON ('' when absent)."
     try: return str(json.loads(detail).get("reference") or "") if isinstance(detail, str) else ""
     except ValueError: return ""
-
-def evidence_keys(ev: pd.DataFrame) -> pd.Series:
-    "The citation key of each evidence row: `PMID:<n>`, else `<source>:<record_id>`."
-    pm = pd.to_numeric(ev["pmid"], errors="coerce").astype("Int64")
-    cur = ev["source"].astype(str) + ":" + ev["record_id"].astype(str)
-    return pd.Series(np.where(pm.notna(), "PMID:" + pm.astype(str), cur), index=ev.index)
 
 def document_graphs(kg) -> pd.DataFrame:
     "One row per (document, triplet) with the evidence key that puts the triplet in the document, sorted."

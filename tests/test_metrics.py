@@ -14,6 +14,7 @@ from epigraph.metrics import (parse_citations, claims, pmid_of, cited_keys, veri
     meteor_alignment, embedding_similarity, similarity_encoder, guideline_concordance, drug_safety_score,
     kg_evidence_coverage, bootstrap_ci, wilson_ci, mann_whitney, bh_adjust, summarise)
 from epigraph.pmids import load_pmid_registry, SENTINEL_PMID
+from epigraph.schema import evidence_keys
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -37,8 +38,7 @@ def rules(kg):
 
 def _manifest(kg, rows: pd.DataFrame) -> pd.DataFrame:
     "An evidence manifest (CONTRACTS.md columns) for evidence rows that carry triplet and name columns."
-    key = [f"PMID:{int(p)}" if pd.notna(p) else f"{s}:{r}" for p, s, r in zip(rows.pmid, rows.source, rows.record_id)]
-    return pd.DataFrame({"key": key, "pmid": rows.pmid.astype("Int64").values, "source": rows.source.values,
+    return pd.DataFrame({"key": evidence_keys(rows).values, "pmid": rows.pmid.astype("Int64").values, "source": rows.source.values,
                          "record_id": rows.record_id.values, "date": rows.date.values, "tier": rows.tier.values,
                          "triplet_id": rows.triplet_id.values, "head": rows["head"].values, "head_name": rows.head_name.values,
                          "predicate": rows.predicate.values, "tail": rows["tail"].values, "tail_name": rows.tail_name.values,
