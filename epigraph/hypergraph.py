@@ -10,7 +10,7 @@ import numpy as np, pandas as pd
 import scipy.sparse as sp
 from .config import get_settings
 from .schema import evidence_key
-from .retrieval import (Retrieved, GraphIndex, Retriever, NODE_COLUMNS, _frame, _seed_indices, _edge_table,
+from .retrieval import (Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, seed_indices, edge_table,
                                 approx_tokens, personalized_pagerank, register_retriever)
 
 # %% auto #0
@@ -70,7 +70,7 @@ def _linked(triplets: pd.DataFrame) -> set[frozenset]:
 def cpic_hyperedges(kg, context: dict|None = None) -> pd.DataFrame:
     "One hyperedge per CPIC pair record in the graph's evidence: gene, risk alleles, drug, testing advice, levels, PMIDs."
     ev = kg.evidence[kg.evidence.source.isin(CPIC_SOURCES)]
-    if ev.empty: return _frame(HYPEREDGE_COLUMNS)
+    if ev.empty: return table_of(HYPEREDGE_COLUMNS)
     ctx = context or cpic_context()
     names = dict(zip(kg.entities.entity_id, kg.entities.name)); by_name = {}
     for i, n in names.items(): by_name.setdefault(n, i)
@@ -125,7 +125,7 @@ def hpo_hyperedges(kg, canonical: dict|None = None) -> pd.DataFrame:
     "One hyperedge per phenotype.hpoa annotation line in the graph's evidence: disease, phenotype, onset, frequency, evidence code."
     ev = kg.evidence[(kg.evidence.source == "hpo") & kg.evidence.record_id.str.startswith("phenotype.hpoa:")]
     ev = ev[ev.triplet_id.map(dict(zip(kg.triplets.triplet_id, kg.triplets.predicate))) == "characterized_by"]
-    if ev.empty: return _frame(HYPEREDGE_COLUMNS)
+    if ev.empty: return table_of(HYPEREDGE_COLUMNS)
     ev = ev.assign(_line=ev.record_id.str.split(":").str[-1].astype(int)).sort_values(["_line", "pmid"], kind="stable")
     first = ev.drop_duplicates("record_id")
     details = first.detail.tolist(); det = [json.loads(d) for d in details]
@@ -182,7 +182,7 @@ ROLE_OF_LAYER = {"L1": "syndrome", "L2": "population", "L3": "genotype", "L4": "
 def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
     "One hyperedge per guideline statement (rules sharing it merged): drugs, condition, recommendation, constraints."
     ev = kg.evidence[kg.evidence.source == "guideline-rules"]
-    if ev.empty: return _frame(HYPEREDGE_COLUMNS)
+    if ev.empty: return table_of(HYPEREDGE_COLUMNS)
     T = kg.triplets.set_index("triplet_id")
     layer = dict(zip(kg.entities.entity_id, kg.entities.layer)); names = dict(zip(kg.entities.entity_id, kg.entities.name))
     ev = ev.assign(_n=ev.record_id.str.extract(r"(\d+)$")[0].astype(int), _ref=ev.detail.map(lambda d: json.loads(d)["reference"]))
@@ -285,9 +285,9 @@ def _unit(v) -> np.ndarray:
 # %% ../nbs/11b_hypergraph.ipynb #11046bb2
 def build_hyperedges(kg, gi: GraphIndex) -> pd.DataFrame:
     "Every hyperedge of the graph (CPIC, HPO, guideline), members restricted to the graph's entities."
-    parts = [cpic_hyperedges(kg) if kg.evidence.source.isin(CPIC_SOURCES).any() else _frame(HYPEREDGE_COLUMNS),
+    parts = [cpic_hyperedges(kg) if kg.evidence.source.isin(CPIC_SOURCES).any() else table_of(HYPEREDGE_COLUMNS),
              hpo_hyperedges(kg, gi.canonical), guideline_hyperedges(kg, gi)]
-    h = pd.concat([p for p in parts if len(p)], ignore_index=True) if any(len(p) for p in parts) else _frame(HYPEREDGE_COLUMNS)
+    h = pd.concat([p for p in parts if len(p)], ignore_index=True) if any(len(p) for p in parts) else table_of(HYPEREDGE_COLUMNS)
     keep = [[m in gi.index for m in ms] for ms in h.members]
     h["roles"] = [[r for r, k in zip(rs, ks) if k] for rs, ks in zip(h.roles, keep)]
     h["members"] = [[m for m, k in zip(ms, ks) if k] for ms, ks in zip(h.members, keep)]
@@ -426,7 +426,7 @@ def retrieve_hypergraph(gi: GraphIndex, hx: HypergraphIndex, query: str, seeds: 
     if not query.strip() and not seeds: return Retrieved("hypergraph", query, reason="the query is empty", params=params)
     if hx.n == 0 or hx.encoder is None: return Retrieved("hypergraph", query, reason="the graph has no hyperedges (no CPIC, HPO or guideline evidence)", params=params)
     if k < 1: return Retrieved("hypergraph", query, reason=f"k={k}: no hyperedge asked for", params=params)
-    seed_df, reason = _seed_indices(gi, query, seeds, how)
+    seed_df, reason = seed_indices(gi, query, seeds, how)
     s_idx = {gi.index[e]: float(c) for e, c in zip(seed_df.entity_id, seed_df.confidence)}
     qv = hx.encoder.embed(query)
     if not s_idx and not (qv.nnz if sp.issparse(qv) else np.any(qv)):
@@ -450,7 +450,7 @@ def retrieve_hypergraph(gi: GraphIndex, hx: HypergraphIndex, query: str, seeds: 
     order = sorted(node_score, key=lambda m: (-node_score[m], m))
     nodes = pd.DataFrame(dict(entity_id=order, name=[gi.names[gi.index[m]] for m in order], score=[node_score[m] for m in order],
                               is_seed=[gi.index[m] in s_idx for m in order]), columns=NODE_COLUMNS)
-    edges = _edge_table(gi, _member_edges(gi, ids))
+    edges = edge_table(gi, _member_edges(gi, ids))
     if not s_idx: reason = f"{reason}: text similarity only"
     params["hyperedges"] = chosen.iloc[kept].drop(columns="row").to_dict("records")   # plain values: params stay JSON-able
     if not kept: reason = (reason + "; " if reason else "") + f"no hyperedge line fits in {token_budget} tokens"

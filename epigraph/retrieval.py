@@ -13,12 +13,13 @@ import scipy.sparse as sp
 
 # %% auto #0
 __all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'INTENTS',
-           'INTENT_BOOST', 'RRF_K', 'METHODS', 'RETRIEVERS', 'Retrieved', 'approx_tokens', 'cut_to_budget',
+           'INTENT_BOOST', 'RRF_K', 'METHODS', 'RETRIEVERS', 'table_of', 'Retrieved', 'approx_tokens', 'cut_to_budget',
            'evidence_strength', 'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner',
-           'link_seeds', 'personalized_pagerank', 'pcst_solver', 'pcst_tree', 'format_hop', 'tree_paths',
-           'serialise_paths', 'query_intent', 'with_intent', 'retrieve_ppr_pcst', 'NodeEmbeddings', 'node_embeddings',
-           'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25', 'retrieve_hybrid', 'BaselineGraph',
-           'retrieve_baseline', 'register_retriever', 'retriever_names', 'Retriever']
+           'link_seeds', 'personalized_pagerank', 'pcst_solver', 'pcst_tree', 'format_hop', 'edge_table', 'tree_paths',
+           'serialise_paths', 'query_intent', 'with_intent', 'seed_indices', 'retrieve_ppr_pcst', 'NodeEmbeddings',
+           'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25',
+           'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'register_retriever', 'retriever_names',
+           'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #d2a56022
 SEED_COLUMNS = ["entity_id", "name", "text", "start", "end", "confidence", "method"]
@@ -26,17 +27,19 @@ NODE_COLUMNS = ["entity_id", "name", "score", "is_seed"]
 EDGE_COLUMNS = ["triplet_id", "head", "predicate", "tail", "paper_count", "tier", "pmids"]
 PASSAGE_COLUMNS = ["pmid", "source", "title", "score", "text"]
 
-def _frame(columns, rows=None) -> pd.DataFrame: return pd.DataFrame(rows or [], columns=columns)
+def table_of(columns, rows=None) -> pd.DataFrame:
+    "A frame with exactly these columns (empty when there are no rows), so that empty results keep their shape."
+    return pd.DataFrame(rows or [], columns=columns)
 
 @dataclass
 class Retrieved:
     "What a retriever found for a query: seeds, scored nodes, edges with PMIDs and tiers, passages, evidence text."
     retriever: str
     query: str
-    seeds: pd.DataFrame = field(default_factory=lambda: _frame(SEED_COLUMNS))
-    nodes: pd.DataFrame = field(default_factory=lambda: _frame(NODE_COLUMNS))
-    edges: pd.DataFrame = field(default_factory=lambda: _frame(EDGE_COLUMNS))
-    passages: pd.DataFrame = field(default_factory=lambda: _frame(PASSAGE_COLUMNS))
+    seeds: pd.DataFrame = field(default_factory=lambda: table_of(SEED_COLUMNS))
+    nodes: pd.DataFrame = field(default_factory=lambda: table_of(NODE_COLUMNS))
+    edges: pd.DataFrame = field(default_factory=lambda: table_of(EDGE_COLUMNS))
+    passages: pd.DataFrame = field(default_factory=lambda: table_of(PASSAGE_COLUMNS))
     paths: list = field(default_factory=list)
     path_ids: list = field(default_factory=list)   # the entity ids of each line of `paths`
     text: str = ""
@@ -206,7 +209,7 @@ def link_by_names(gi: GraphIndex, query: str, max_words: int = 10) -> pd.DataFra
                                      confidence=round(conf / len(hits), 3), method=f"graph {kind}"))
                 i += n; break
         else: i += 1
-    return _frame(SEED_COLUMNS, rows)
+    return table_of(SEED_COLUMNS, rows)
 
 def link_by_ner(gi: GraphIndex, query: str) -> pd.DataFrame:
     "Seeds from the construction NER + normalisation, mapped to graph ids (directly or through xrefs)."
@@ -214,7 +217,7 @@ def link_by_ner(gi: GraphIndex, query: str) -> pd.DataFrame:
     m = extract_entities(pd.DataFrame(dict(pmid=[None], text=[query])))
     rows = [dict(entity_id=gi.canonical[e], name=gi.names[gi.index[gi.canonical[e]]], text=t, start=int(a), end=int(b), confidence=float(s), method=f"ner {how}")
             for e, t, a, b, s, how in zip(m.entity_id, m.text, m.start, m.end, m.score, m.method) if e in gi.canonical]
-    return _frame(SEED_COLUMNS, rows)
+    return table_of(SEED_COLUMNS, rows)
 
 def _longest_spans(found: pd.DataFrame) -> pd.DataFrame:
     "Of overlapping mentions keep the longest span (NER before graph names on a tie); all ids of a kept span stay."
@@ -347,7 +350,8 @@ def format_hop(gi: GraphIndex, row: int, max_pmids: int = 3) -> str:
     return (f"({gi.names[gi.head[row]]}, {gi.predicate[row]}[{gi.paper_count[row]}p], {gi.names[gi.tail[row]]})"
             f" [{gi.tier[row]}; {cites}]")
 
-def _edge_table(gi: GraphIndex, rows) -> pd.DataFrame:
+def edge_table(gi: GraphIndex, rows) -> pd.DataFrame:
+    "The edges at the given triplet rows of the index, as a retrieval edge table (each row once, in row order)."
     rows = np.asarray(sorted(set(int(x) for x in rows)), dtype=int)
     return pd.DataFrame(dict(triplet_id=gi.triplet_id[rows], head=gi.ids[gi.head[rows]], predicate=gi.predicate[rows],
                              tail=gi.ids[gi.tail[rows]], paper_count=gi.paper_count[rows], tier=gi.tier[rows],
@@ -415,14 +419,14 @@ def with_intent(gi: GraphIndex, boost: dict[str, float]) -> GraphIndex:
     return views[key]
 
 # %% ../nbs/11_retrieval.ipynb #e1738b2f
-def _seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFrame, str]:
+def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFrame, str]:
     "Seeds given as ids (unknown ones reported) or linked from the query; a reason when there are none."
-    if gi.n == 0: return _frame(SEED_COLUMNS), "the graph has no entities"
+    if gi.n == 0: return table_of(SEED_COLUMNS), "the graph has no entities"
     if seeds is not None:
         ids = [s for s in dict.fromkeys(map(str, seeds))]
         known = [gi.canonical[s] for s in ids if s in gi.canonical]
         unknown = [s for s in ids if s not in gi.canonical]
-        df = _frame(SEED_COLUMNS, [dict(entity_id=k, name=gi.names[gi.index[k]], text=k, start=-1, end=-1, confidence=1.0, method="given") for k in dict.fromkeys(known)])
+        df = table_of(SEED_COLUMNS, [dict(entity_id=k, name=gi.names[gi.index[k]], text=k, start=-1, end=-1, confidence=1.0, method="given") for k in dict.fromkeys(known)])
         why = f"unknown seed ids: {', '.join(unknown)}" if unknown else ""
         return df, ("no known seed id" + (f" ({why})" if why else "") if df.empty else why)
     df = link_seeds(gi, query, how=how)
@@ -440,7 +444,7 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
     boost = query_intent(query) if intent else {}
     params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood, token_budget=token_budget,
                   intent=sorted(boost))
-    seed_df, reason = _seed_indices(gi, query, seeds, how)
+    seed_df, reason = seed_indices(gi, query, seeds, how)
     gi = with_intent(gi, boost)
     if seed_df.empty: return Retrieved("ppr_pcst", query, reason=reason, params=params)
     s_idx = {gi.index[e]: c for e, c in zip(seed_df.entity_id, seed_df.confidence)}
@@ -451,7 +455,7 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
     pairs |= {(u, v) for u in s_idx for v in s_idx if u < v and u in adj and v in adj}   # what links two seeds directly is always kept
     rows = [x for u, v in sorted(pairs) for x in gi.triplets_between(u, v)[:max_edges_per_pair]]
     lines, ids, text = _cut(serialise_paths(gi, tree_paths(gi, adj, set(s_idx), prize, depth), max_pmids), token_budget)
-    return Retrieved("ppr_pcst", query, seed_df, _nodes_table(gi, order, r[order], set(s_idx)), _edge_table(gi, rows),
+    return Retrieved("ppr_pcst", query, seed_df, _nodes_table(gi, order, r[order], set(s_idx)), edge_table(gi, rows),
                      paths=lines, path_ids=ids, text=text, reason=reason, params=params)
 
 # %% ../nbs/11_retrieval.ipynb #4ab0cde7
@@ -524,7 +528,7 @@ def retrieve_semantic(gi: GraphIndex, query: str, k: int = 10, per_node: int = 5
     hits = set(top.tolist())
     scores = [float(sim[u]) if u in hits else 0.0 for u in order]
     lines, ids, text = _cut(lines, token_budget)
-    return Retrieved("semantic", query, nodes=_nodes_table(gi, order, scores, set()), edges=_edge_table(gi, rows),
+    return Retrieved("semantic", query, nodes=_nodes_table(gi, order, scores, set()), edges=edge_table(gi, rows),
                      paths=lines, path_ids=ids, text=text, params=params)
 
 # %% ../nbs/11_retrieval.ipynb #f9732745
@@ -641,10 +645,10 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
     lines, ids, text = _cut([(fmt(p), [bg.entity_of[n] for n in p]) for p, _ in best], token_budget)
     gi = bg.gi
     rows = [H[a][b]["row"] for p, _ in best for a, b in zip(p, p[1:])]
-    seed_df = _frame(SEED_COLUMNS, [dict(entity_id=bg.entity_of[s], name=s, text=s, start=q.find(s) - 1, end=q.find(s) - 1 + len(s), confidence=1.0, method="substring") for s in seeds])
+    seed_df = table_of(SEED_COLUMNS, [dict(entity_id=bg.entity_of[s], name=s, text=s, start=q.find(s) - 1, end=q.find(s) - 1 + len(s), confidence=1.0, method="substring") for s in seeds])
     nodes = pd.DataFrame(dict(entity_id=[bg.entity_of[n] for n in keep], name=keep, score=[pr[n] for n in keep],
                               is_seed=[n in seeds for n in keep]), columns=NODE_COLUMNS)
-    return Retrieved("baseline", query, seed_df, nodes, _edge_table(gi, rows), paths=lines, path_ids=ids, text=text, params=params)
+    return Retrieved("baseline", query, seed_df, nodes, edge_table(gi, rows), paths=lines, path_ids=ids, text=text, params=params)
 
 # %% ../nbs/11_retrieval.ipynb #8e63ad4a
 METHODS = ("ppr_pcst", "semantic", "hybrid", "bm25", "baseline")   # the built-in retrievers

@@ -13,7 +13,7 @@ from .config import get_settings
 from .schema import evidence_keys
 from .retrieval import (GraphIndex, Retrieved, Retriever, register_retriever, retriever_names, link_seeds, format_hop, cut_to_budget,
                                 approx_tokens, node_embeddings, SEED_COLUMNS, NODE_COLUMNS, EDGE_COLUMNS,
-                                _seed_indices, _edge_table, _frame)
+                                seed_indices, edge_table, table_of)
 
 # %% auto #0
 __all__ = ['DOC_COLUMNS', 'CATEGORY', 'TREE_VERSION', 'MERGE_THRESHOLD', 'TOP_SHARE', 'MAX_LAYERS', 'PARTNERS', 'CUES',
@@ -339,7 +339,7 @@ def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = 
                   similarity="cosine of log(1 + count) tag vectors", threshold=MERGE_THRESHOLD)
     if not isinstance(query, str): raise TypeError(f"retrieve_u: the query must be text, got {type(query).__name__}")
     if not len(ui.names): return Retrieved("u_retrieval", query, reason="the graph has no document graphs (no triplet with evidence)" if gi.n else "the graph has no entities", params=params)
-    seed_df, reason = _seed_indices(gi, query, seeds, how)
+    seed_df, reason = seed_indices(gi, query, seeds, how)
     if seed_df.empty: return Retrieved("u_retrieval", query, reason=reason, params=params)
     q = query_tags(ui, query, seed_df)
     if not any(t.startswith("ent:") for t in q):
@@ -378,7 +378,7 @@ def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = 
     nodes = pd.DataFrame(dict(entity_id=gi.ids[order] if order else [], name=gi.names[order] if order else [],
                               score=[best[u] for u in top.tolist()] + [nb_score[v] for v in nb],
                               is_seed=[u in s_idx for u in order]), columns=NODE_COLUMNS)
-    return Retrieved("u_retrieval", query, seed_df, nodes, _edge_table(gi, leaf_rows + nb_rows), paths=lines,
+    return Retrieved("u_retrieval", query, seed_df, nodes, edge_table(gi, leaf_rows + nb_rows), paths=lines,
                      path_ids=[ids_of[l] for l in lines], text="\n".join(lines), reason=reason, params=params)
 
 # %% ../nbs/11a_uretrieval.ipynb #0a72ff91
