@@ -17,10 +17,10 @@ from .curated import load_cpic, load_genes4epilepsy
 
 # %% auto #0
 __all__ = ['LEXICON_COLUMNS', 'HOW', 'CHEMICAL_QUALIFIERS', 'DISEASE_QUALIFIERS', 'GENE_PRODUCT_QUALIFIER', 'MACROMOLECULE',
-           'EPIO_PATTERN', 'CURATED_ALIASES', 'LEXICON_VERSION', 'normalise_key', 'lexicon_rows', 'mesh_qualifiers',
-           'mesh_descriptor_types', 'uninverted', 'mesh_terms', 'hpo_terms', 'epio_terms', 'epio_xrefs', 'cpic_terms',
-           'gene_terms', 'training_mentions', 'learned_terms', 'curated_terms', 'bridge_terms', 'build_lexicon',
-           'load_lexicon']
+           'EPIO_PATTERN', 'GENERIC_INJURY', 'CURATED_ALIASES', 'LEXICON_VERSION', 'normalise_key', 'lexicon_rows',
+           'mesh_qualifiers', 'mesh_descriptor_types', 'uninverted', 'mesh_terms', 'hpo_terms', 'epio_terms',
+           'epio_xrefs', 'cpic_terms', 'gene_terms', 'training_mentions', 'learned_terms', 'pattern_terms',
+           'curated_terms', 'bridge_terms', 'build_lexicon', 'load_lexicon']
 
 # %% ../nbs/04_lexicon.ipynb #5c43a8e6
 _SPACE_CHARS = str.maketrans({c: " " for c in "-\u2010\u2011\u2012\u2013\u2014\u2212/_\u00a0\t\n\r"})
@@ -162,6 +162,22 @@ def learned_terms(mentions: pd.DataFrame) -> pd.DataFrame:
     g = g.explode("entity_id")
     return lexicon_rows(g.text, g.entity_id, g.type.str.lower(), "bc5cdr-train", "learned", g["count"].values, g.id_group.values)
 
+# %% ../nbs/04_lexicon.ipynb #9886105e
+GENERIC_INJURY = ("damage", "injury", "lesion", "disease", "dysfunction", "toxicity", "disorder", "abnormality",
+                  "abnormalities", "complication", "impairment", "involvement", "deterioration", "defect")
+
+def pattern_terms(mentions: pd.DataFrame, min_count: int = 2, min_share: float = 0.6) -> pd.DataFrame:
+    "'<word> <generic injury noun>' → the id training annotators gave that word's phrases (most often, consistently)."
+    pat = re.compile(r"^([a-z]+) (?:" + "|".join(GENERIC_INJURY) + r")s?$")
+    m = mentions[(mentions.type == "Disease") & (mentions.mesh_ids.map(len) == 1)]
+    ids = defaultdict(Counter)
+    for text, mesh in zip(m.text, m.mesh_ids):
+        if (hit := pat.match(normalise_key(text))): ids[hit.group(1)][mesh[0]] += 1
+    rows = [(f"{word} {noun}", eid, n) for word, c in ids.items() for eid, n in [c.most_common(1)[0]]
+            if n >= min_count and n / sum(c.values()) >= min_share for noun in GENERIC_INJURY]
+    d = pd.DataFrame(rows, columns=["term", "entity_id", "count"])
+    return lexicon_rows(d.term, d.entity_id, "disease", "bc5cdr-pattern", "learned", d["count"].values)
+
 # %% ../nbs/04_lexicon.ipynb #e59161b4
 CURATED_ALIASES = [  # (alias, target label, target source, entity type, why)
     ("VPA", "Valproic Acid", "mesh", "drug", "standard abbreviation of valproate (EpiGraph §2.4 example)"),
@@ -226,6 +242,8 @@ def build_lexicon() -> dict[str, pd.DataFrame]:
     parts = [mesh_terms(mesh, mesh_descriptor_types()), hpo_terms(hpo), epio_terms(epio),
              cpic_terms(load_cpic()), genes, learned_terms(training_mentions()), curated_terms(mesh, genes)]
     lex = pd.concat(parts, ignore_index=True)
+    pattern = pattern_terms(training_mentions())
+    lex = pd.concat([lex, pattern[~pattern.key.isin(set(lex.key))]], ignore_index=True)   # only phrases no source names
     xrefs = epio_xrefs(epio)
     lex = pd.concat([lex, bridge_terms(lex, xrefs)], ignore_index=True)
     lex = lex.drop_duplicates(["term", "entity_id", "source", "how", "id_group"]).reset_index(drop=True)
@@ -240,7 +258,7 @@ def _load_cached(folder: str, rebuild: bool):
         for k, v in build_lexicon().items(): v.to_parquet(f/f"{k}.parquet", index=False)
     return {k: pd.read_parquet(f/f"{k}.parquet") for k in ("terms", "xrefs")}
 
-LEXICON_VERSION = "2"   # bump when the build changes, so that stale caches are not reused
+LEXICON_VERSION = "3"   # bump when the build changes, so that stale caches are not reused
 
 def load_lexicon(rebuild: bool = False) -> dict[str, pd.DataFrame]:
     "The lexicon tables (`terms`, `xrefs`), from the build cache or freshly built."

@@ -33,7 +33,8 @@ def mention_type(entity_type: str) -> str:
     "The mention type (Chemical, Disease, Gene, …) of a lexicon entity type."
     return MENTION_TYPES.get(entity_type, entity_type.capitalize())
 
-SOURCE_RANK = {"bc5cdr-train": 0, "mesh": 1, "curated": 2, "epio→mesh": 3, "hpo→mesh": 4, "epio": 5, "hpo": 6, "cpic": 7, "genes4epilepsy": 8}
+SOURCE_RANK = {"bc5cdr-train": 0, "mesh": 1, "curated": 2, "bc5cdr-pattern": 3, "epio→mesh": 4, "hpo→mesh": 5, "epio": 6, "hpo": 7,
+               "cpic": 8, "genes4epilepsy": 9}
 
 # %% ../nbs/06_normalise.ipynb #cb2a0f2d
 @dataclass(frozen=True)
@@ -50,8 +51,8 @@ def _resolve_rows(rows: list[tuple], blocked: set[str]) -> Resolution|None:
     "Pick the best candidate among lexicon rows (term, entity_id, entity_type, source, how, count, id_group)."
     rows = [r for r in rows if r[1] not in blocked]
     if not rows: return None
-    best_src = min(SOURCE_RANK.get(r[3], 9) for r in rows)
-    top = [r for r in rows if SOURCE_RANK.get(r[3], 9) == best_src]
+    best_src = min(SOURCE_RANK.get(r[3], 99) for r in rows)
+    top = [r for r in rows if SOURCE_RANK.get(r[3], 99) == best_src]
     if top[0][3] == "bc5cdr-train":   # annotators' choice: the id group they used most often
         groups = Counter()
         for r in top: groups[(r[6], r[2])] += r[5]
