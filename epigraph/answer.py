@@ -14,14 +14,14 @@ import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retri
 
 # %% auto #0
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
-           'ASKED_RELATIONS', 'AS_OF', 'SUPERSEDED', 'ONSET_ORDER', 'PMID_NAMED', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT',
-           'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest',
-           'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of',
-           'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence', 'Reading', 'decide',
-           'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated', 'question_entities',
-           'read_offline', 'evidence_lines', 'build_prompt', 'read_llm', 'Answer', 'default_retriever', 'arms',
-           'retrieval_query', 'answer', 'register_reader', 'counterfactual_cases', 'injection', 'run_counterfactuals',
-           'offline_html', 'subgraph_html']
+           'ASKED_RELATIONS', 'AS_OF', 'SUPERSEDED', 'ONSET_ORDER', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE',
+           'TASK_CONTEXT', 'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation',
+           'empty_manifest', 'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind',
+           'Entity', 'entity_of', 'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence',
+           'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated',
+           'onset_windows', 'question_entities', 'read_offline', 'evidence_lines', 'build_prompt', 'read_llm', 'Answer',
+           'default_retriever', 'arms', 'retrieval_query', 'answer', 'register_reader', 'counterfactual_cases',
+           'injection', 'run_counterfactuals', 'offline_html', 'subgraph_html']
 
 # %% ../nbs/12_answer.ipynb #7f3b22dd
 MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
@@ -279,7 +279,7 @@ def _picked(reading: Reading, options: list[str]) -> str:
 
 def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|None) -> str:
     "The templated answer: the choice with its citations, the refusals, then one cited sentence per fact used."
-    if reading.kind == "dated": return _dated_sentence(manifest, reading, options)
+    if reading.kind in ("dated", "onset"): return _dated_sentence(manifest, reading, options)
     refusing = [j for rows in reading.refused.values() for j in rows]
     lines: list[str] = []
     if options and reading.choice is not None and reading.kind == "yes_no" and not reading.decisive:
@@ -375,14 +375,41 @@ def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, g
             return Reading("dated", best[0], {}, rows[best[0]][:1] + old[:1], "the earliest later publication stating the same facts", s)
         if len(blank) == 1: return Reading("dated", blank[0], {}, old[:1], "no later publication in the evidence states the same facts", s)
         return abstain("no option is a later publication stating the same facts")
-    return abstain("ordering by onset needs each option's onset, which the evidence rows do not give")
+    return _read_onset_order(question, options, manifest, gi, opts, skip, s)
+
+ONSET_IN_TEXT = re.compile(r"\bonset (HP:\d{7})\b")
+
+@lru_cache(maxsize=1)
+def onset_windows() -> dict[str, tuple[str, float, float]]:
+    "HPO onset term → (name, first day, last day) from birth (notebook 09's anchors; an open end is infinite)."
+    from epigraph.ontologies import load_hpo
+    from epigraph.temporal import onset_anchor_table
+    a = onset_anchor_table(load_hpo()["phenotypes"]).query("resolved")
+    return {h: (n, float(s), float("inf") if pd.isna(e) else float(e)) for h, n, s, e in
+            zip(a.hpo_id, a.name, a.from_birth_start_days, a.from_birth_end_days)}
+
+def _read_onset_order(question, options, manifest, gi, opts, skip, s) -> Reading:
+    "Which option begins first: each option's onset from the rows linking it to the question's entities; the one wholly before the others wins."
+    q_ents, win = question_entities(gi, question), onset_windows()
+    onset = {}
+    for k, o in enumerate(opts):
+        found = [(win[h], j) for j, r in enumerate(manifest.itertuples(index=False)) if j not in skip and r.predicate == "characterized_by"
+                 and any(_links(r, o, q) for q in q_ents) for h in ONSET_IN_TEXT.findall(str(r.text)) if h in win]
+        if found: onset[k] = min(found, key=lambda f: (f[0][1], f[0][2], f[1]))
+    s = s.assign(onset=[onset[k][0][0] if k in onset else None for k in s.option])
+    if len(onset) < len(options): return Reading("onset", None, {}, [], "the evidence gives no onset for every option", s)
+    first = [k for k in onset if all(onset[k][0][2] <= onset[m][0][1] for m in onset if m != k)]
+    if len(first) != 1: return Reading("onset", None, {}, [], "the options' onsets overlap", s)
+    k = first[0]; rest = [m for m in onset if m != k]
+    return Reading("onset", k, {}, [onset[k][1]] + [onset[m][1] for m in rest],
+                   f"its onset ({onset[k][0][0].lower()}) ends before the others begin ({', '.join(onset[m][0][0].lower() for m in rest)})", s)
 
 def _dated_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]|None) -> str:
     "The answer to a dated question: the choice, the rule that chose it, and the rows whose dates decided it, cited."
     if reading.choice is None: return ""
     rows = manifest.iloc[reading.decisive]
     cited = " ".join(dict.fromkeys(citation(r.key, r.tier, r.date) for r in rows.itertuples(index=False)))
-    dates = ", ".join(dict.fromkeys(str(d) for d in rows.date))      # a PMID citation does not show its date, so the text does
+    dates = ", ".join(dict.fromkeys(str(d) for d in rows.date)) if reading.kind == "dated" else ""   # a PMID citation does not show its date
     return _sentence(f"{_picked(reading, options)}: {reading.reason}"
                      + (f" (evidence dated {dates})" if dates else ""), cited)
 
