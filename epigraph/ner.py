@@ -77,7 +77,7 @@ class Matcher:
         varies = {k for k, et, how in zip(self.terms.key, self.terms.entity_type, hows)
                   if et not in ("chemical", "drug") or how == "learned"}
         if variants:
-            for k in varies:
+            for k in sorted(varies):   # sorted: which key a shared variant stands for must not depend on set order
                 for v in plural_variants(k) + british_variants(k):
                     if v not in rows and v not in self.variant_of: self.variant_of[v] = k
         self.rows, self.surfaces, self.case_insensitive = rows, surfaces, ci

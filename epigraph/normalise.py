@@ -161,10 +161,13 @@ def inner_matches(self, text: str, m: dict, outer: Resolution|None) -> list[tupl
 
 Normaliser.inner_matches = inner_matches
 
-def _mention_rows(self, pmid, text: str, s: int, e: int, res: Resolution, method: str, found_by: str) -> list[dict]:
+def _mention_rows(self, pmid, text: str, s: int, e: int, res: Resolution, method: str, found_by: str,
+                  score: float|None = None, consistent: bool|None = None) -> list[dict]:
+    "One mention row per id of the resolution (the stage's own score and consistency when given)."
+    ok = self.is_consistent(res.entity_ids, res.candidates) if consistent is None else consistent
     return [dict(pmid=pmid, start=s, end=e, text=text[s:e], type=res.type, entity_id=eid, layer=res.layer, method=method,
-                 score=res.score, found_by=found_by, candidates=list(res.candidates),
-                 consistent=self.is_consistent(res.entity_ids, res.candidates)) for eid in res.entity_ids]
+                 score=res.score if score is None else score, found_by=found_by, candidates=list(res.candidates),
+                 consistent=ok) for eid in res.entity_ids]
 
 def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
     "Mentions (resolved) and unresolved spans with their reasons, for one document."
@@ -200,17 +203,13 @@ def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
                 continue
         res = self.resolve_key(k2)
         taken.add(s, e)
-        for eid in res.entity_ids:
-            out.append(dict(pmid=pmid, start=s, end=e, text=text[s:e], type=res.type, entity_id=eid, layer=res.layer,
-                            method=stage, score=sc, found_by=why, candidates=list(res.candidates), consistent=self.is_consistent(res.entity_ids, res.candidates)))
+        out += _mention_rows(self, pmid, text, s, e, res, stage, why, score=sc)
         sf = short_form.get((s, e))   # a resolved long form also resolves its short form in this document
         if sf:
             for mm in re.finditer(r"(?<![\w-])" + re.escape(sf) + r"(?![\w-])", text):
                 if taken.overlaps(mm.start(), mm.end()): continue
                 taken.add(mm.start(), mm.end())
-                for eid in res.entity_ids:
-                    out.append(dict(pmid=pmid, start=mm.start(), end=mm.end(), text=sf, type=res.type, entity_id=eid, layer=res.layer,
-                                    method=stage, score=sc, found_by="abbreviation", candidates=list(res.candidates), consistent=True))
+                out += _mention_rows(self, pmid, text, mm.start(), mm.end(), res, stage, "abbreviation", score=sc, consistent=True)
     out.sort(key=lambda r: (r["start"], r["entity_id"]))
     return out, unresolved
 
