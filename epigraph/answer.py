@@ -19,9 +19,9 @@ __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 
            'empty_manifest', 'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind',
            'Entity', 'entity_of', 'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence',
            'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated',
-           'onset_windows', 'question_entities', 'read_offline', 'evidence_lines', 'build_prompt', 'read_llm', 'Answer',
-           'default_retriever', 'arms', 'retrieval_query', 'answer', 'register_reader', 'counterfactual_cases',
-           'injection', 'run_counterfactuals', 'offline_html', 'subgraph_html']
+           'onset_term_windows', 'question_entities', 'read_offline', 'evidence_lines', 'build_prompt', 'read_llm',
+           'Answer', 'default_retriever', 'arms', 'retrieval_query', 'answer', 'register_reader',
+           'counterfactual_cases', 'injection', 'run_counterfactuals', 'offline_html', 'subgraph_html']
 
 # %% ../nbs/12_answer.ipynb #7f3b22dd
 MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
@@ -348,9 +348,11 @@ def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, g
     if not options or not (when or sup or order): return None
     skip = skip or set()
     opts = option_entities(gi, options, option_ids)
+    s = pd.DataFrame(dict(option=range(len(options))))
+    if not (when or sup): return _read_onset_order(question, options, manifest, gi, opts, skip, s)
     rows = option_rows(manifest, question, options, opts, skip)
     first = {k: first_day(manifest.iloc[r[0]].date) for k, r in enumerate(rows) if r}
-    s = pd.DataFrame(dict(option=range(len(options)), first_dated=[first.get(k) for k in range(len(options))]))
+    s["first_dated"] = [first.get(k) for k in range(len(options))]
     blank = [k for k, o in enumerate(options) if not PMID_NAMED.search(str(o)) and opts[k] is None]
     abstain = lambda why: Reading("dated", None, {}, [], why, s)
     if when:
@@ -375,12 +377,11 @@ def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, g
             return Reading("dated", best[0], {}, rows[best[0]][:1] + old[:1], "the earliest later publication stating the same facts", s)
         if len(blank) == 1: return Reading("dated", blank[0], {}, old[:1], "no later publication in the evidence states the same facts", s)
         return abstain("no option is a later publication stating the same facts")
-    return _read_onset_order(question, options, manifest, gi, opts, skip, s)
 
 ONSET_IN_TEXT = re.compile(r"\bonset (HP:\d{7})\b")
 
 @lru_cache(maxsize=1)
-def onset_windows() -> dict[str, tuple[str, float, float]]:
+def onset_term_windows() -> dict[str, tuple[str, float, float]]:
     "HPO onset term → (name, first day, last day) from birth (notebook 09's anchors; an open end is infinite)."
     from epigraph.ontologies import load_hpo
     from epigraph.temporal import onset_anchor_table
@@ -390,7 +391,7 @@ def onset_windows() -> dict[str, tuple[str, float, float]]:
 
 def _read_onset_order(question, options, manifest, gi, opts, skip, s) -> Reading:
     "Which option begins first: each option's onset from the rows linking it to the question's entities; the one wholly before the others wins."
-    q_ents, win = question_entities(gi, question), onset_windows()
+    q_ents, win = question_entities(gi, question), onset_term_windows()
     onset = {}
     for k, o in enumerate(opts):
         found = [(win[h], j) for j, r in enumerate(manifest.itertuples(index=False)) if j not in skip and r.predicate == "characterized_by"
