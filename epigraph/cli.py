@@ -24,9 +24,23 @@ def _cmd_build(args):
     from epigraph.temporal import build
     build(Path(args.out) if args.out else None, progress=not args.quiet)
 
+def _chapter_params(text: str|None) -> dict|None:
+    "`--params` read as a JSON object of objects, one per chapter named; a one-line error otherwise."
+    if not text: return None
+    from epigraph.book import chapters
+    try: params = json.loads(text)
+    except ValueError as e:
+        raise ValueError(f"--params is not valid JSON (at character {getattr(e, 'pos', '?')}) — "
+                         'give an object such as {"20_data_overview": {"param": 1}}') from None
+    if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
+        raise ValueError('--params must be a JSON object of objects, one per chapter: {"20_data_overview": {"param": 1}}')
+    if unknown := sorted(set(params) - {nb.stem for nb in chapters()}):
+        raise ValueError(f"--params names no chapter {unknown[0]!r}; chapters: {', '.join(nb.stem for nb in chapters())}")
+    return params
+
 def _cmd_reproduce(args):
     from epigraph.book import reproduce
-    params = json.loads(args.params) if args.params else None
+    params = _chapter_params(args.params)
     summary = reproduce(args.chapters or None, params, progress=not args.quiet, build_graph=not args.no_build)
     built = summary[summary.chapter.str.startswith("build")]
     for r in built.itertuples(): print(f"{r.chapter}: {r.files:,} triplets in {r.seconds} s -> {r.executed}")
@@ -66,13 +80,20 @@ def _cmd_pubmed(args):
                        base_url=args.base_url or NCBI_EUTILS, progress=not args.quiet)
     print(res.summary())
 
+def _reject_line(r) -> str:
+    "One set-aside record as the user reads it: file, line (a whole number) or record id, and why."
+    import pandas as pd
+    where = (f" line {int(r.line)}" if not pd.isna(r.line) else "") + (f" (record {r.record_id})" if not pd.isna(r.record_id) else "")
+    return f"  set aside: {Path(r.file).name}{where}: {r.reason}"
+
 def _cmd_extract(args):
     from epigraph.relations import extract_file
     res = extract_file(Path(args.input), Path(args.output))
     rejects = res["rejects"]
     print(f"{args.output}: {res['documents']} documents, {res['mentions']} mentions, {res['cid']} CID relations "
           f"({res['triplets']} triplets in all); {len(rejects)} records set aside")
-    for r in rejects.head(20).itertuples(): print(f"  set aside: {getattr(r, 'file', '')} line {getattr(r, 'line', '')}: {r.reason}", file=sys.stderr)
+    for r in rejects.head(20).itertuples(): print(_reject_line(r), file=sys.stderr)
+    if len(rejects) > 20: print(f"  … and {len(rejects) - 20} more set aside", file=sys.stderr)
 
 # %% ../nbs/16_cli.ipynb #811ed20e
 def _evidence_table(a, most: int = 15):
@@ -142,6 +163,26 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 # %% ../nbs/16_cli.ipynb #4b21741a
+_BUGS = (AttributeError, NameError, AssertionError, ZeroDivisionError, RecursionError, IndexError, UnicodeError,
+         json.JSONDecodeError)   # what a bug raises, never a message written for a user
+
+def _is_internal(e: Exception) -> bool:
+    "True when `e` is a bug's exception: one of `_BUGS`, or any error but an OSError raised outside epigraph's code."
+    if isinstance(e, _BUGS): return True
+    if isinstance(e, OSError) or e.__traceback__ is None: return False
+    tb = e.__traceback__
+    while tb.tb_next is not None: tb = tb.tb_next
+    import epigraph
+    where = tb.tb_frame.f_code.co_filename   # "<ipython-input-…>": this notebook's own cells, as nbdev_test runs them
+    return not where.startswith("<") and Path(epigraph.__file__).resolve().parent not in Path(where).resolve().parents
+
+def _error_line(e: Exception, command: str) -> str:
+    "The one line a user reads: the library's own message, or a pointer to --debug for an internal error."
+    if _is_internal(e):
+        return f"epigraph: error: unexpected {type(e).__name__} in `{command}` — rerun with --debug for the traceback and report it"
+    text = e.args[0] if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str) else str(e)
+    return f"epigraph: error: {' '.join(text.split()) or type(e).__name__}"
+
 def main(argv: list[str]|None = None) -> int:
     "Entry point of the `epigraph` command; returns the exit status."
     args = parser().parse_args(argv)
@@ -152,5 +193,5 @@ def main(argv: list[str]|None = None) -> int:
         print("epigraph: interrupted", file=sys.stderr); return 130
     except Exception as e:
         if args.debug: traceback.print_exc()
-        else: print(f"epigraph: error: {' '.join(str(e).split()) or type(e).__name__}", file=sys.stderr)
+        else: print(_error_line(e, args.command), file=sys.stderr)
         return 1

@@ -10,8 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['SOURCES', 'PACKAGE_SOURCES', 'project_root', 'Settings', 'get_settings', 'get_logger', 'Source', 'PackageSource',
-           'SourceError', 'sha256_of', 'fetch', 'registry_table']
+__all__ = ['SOURCES', 'PACKAGE_SOURCES', 'project_root', 'Settings', 'get_settings', 'get_logger', 'write_atomic', 'Source',
+           'PackageSource', 'SourceError', 'sha256_of', 'fetch', 'registry_table']
 
 # %% ../nbs/00_config.ipynb #e1e4b2a6
 def project_root() -> Path:
@@ -81,6 +81,19 @@ def get_logger(name: str = "epigraph") -> logging.Logger:
         root.addHandler(h)
         root.setLevel(get_settings().log_level)
     return log
+
+# %% ../nbs/00_config.ipynb #2b00c26f
+def write_atomic(path: Path|str, data: bytes|str, encoding: str = "utf-8") -> Path:
+    "Write `data` to `path` so that `path` is always either the previous file or the whole new one."
+    path = Path(path)
+    raw = data.encode(encoding) if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f: f.write(raw); f.flush(); os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True); raise
+    return path
 
 # %% ../nbs/00_config.ipynb #5fbe1545
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.parsers import expat
 import pandas as pd
-from .config import fetch, get_logger
+from .config import fetch, get_logger, write_atomic
 from .schema import mesh_curies
 
 # %% auto #0
@@ -24,12 +24,15 @@ __all__ = ['REJECT_COLUMNS', 'PUBTATOR_DOCUMENT_COLUMNS', 'MENTION_COLUMNS', 'RE
 REJECT_COLUMNS = ["source", "file", "line", "record_id", "reason"]
 
 class Rejects:
-    "Collects malformed records with where they came from and why they were set aside."
+    "Collects malformed records with where they came from and why; the first `logged` are also logged as warnings."
+    logged = 10   # a binary or wrong file rejects every line: the log says so once, the table keeps them all
     def __init__(self, source: str): self.source, self.rows = source, []
     def add(self, file, line: int|None, record_id, reason: str):
-        "Set one record aside; logged as a one-line warning."
+        "Set one record aside; logged as a one-line warning (only the first `logged` of them)."
         self.rows.append(dict(source=self.source, file=str(file), line=line, record_id=None if record_id is None else str(record_id), reason=reason))
-        get_logger("epigraph.sources").warning(f"{Path(str(file)).name} line {line}: {reason} — record skipped (see rejects)")
+        name, n, log = Path(str(file)).name, len(self.rows), get_logger("epigraph.sources")
+        if n <= self.logged: log.warning(f"{name} line {line}: {reason} — record skipped (see rejects)")
+        elif n == self.logged + 1: log.warning(f"{name}: more records set aside; only the first {self.logged} are logged (see rejects)")
     def __len__(self): return len(self.rows)
     def frame(self) -> pd.DataFrame: return pd.DataFrame(self.rows, columns=REJECT_COLUMNS)
 
@@ -148,7 +151,18 @@ def _line(self, no: int, raw: bytes):
     self.close_title(); self.n_read += 1
     self.reject(no, None, "unrecognised line (neither title, abstract, mention nor relation)")
 
-_PubTatorReader._annotation, _PubTatorReader.line = _annotation, _line
+_CUT = "the file ends inside this line (no line break after it): cut off? — end the file with a newline if it is whole"
+
+def _last_line_cut(self, no: int, raw: bytes):
+    "The last line of a file that does not end with a line break: whatever it would have kept is set aside."
+    before = [len(self.docs), len(self.mentions), len(self.relations)]
+    self.line(no, raw)
+    for rows, n in zip((self.docs, self.mentions, self.relations), before):
+        if len(rows) > n:
+            row = rows.pop(); self.reject(no, row["pmid"], _CUT)
+            if rows is self.docs: del self.first_line[row["pmid"]]; self.block = dict(rejected=no, pmid=row["pmid"], expects_abstract=False)
+
+_PubTatorReader._annotation, _PubTatorReader.line, _PubTatorReader.last_line_cut = _annotation, _line, _last_line_cut
 
 # %% ../nbs/02_sources.ipynb #fb80ed58
 def _frame(rows: list[dict], columns: list[str], ints: list[str]) -> pd.DataFrame:
@@ -158,8 +172,10 @@ def read_pubtator(path: Path|str, source: str) -> Loaded:
     "Read a PubTator file into `documents`, `mentions` and `relations`; malformed records go to rejects."
     path = Path(path)
     if not path.is_file(): raise FileNotFoundError(f"PubTator file {path} not found — pass the path of a PubTator text file")
-    r = _PubTatorReader(str(path), source)
-    for no, raw in enumerate(path.read_bytes().split(b"\n"), 1): r.line(no, raw)
+    r, lines = _PubTatorReader(str(path), source), path.read_bytes().split(b"\n")
+    is_cut = lines[-1].decode("utf-8", "replace").strip() != ""   # no line break after the last line: cut off?
+    for no, raw in enumerate(lines[:-1] if is_cut else lines, 1): r.line(no, raw)
+    if is_cut: r.last_line_cut(len(lines), lines[-1])
     r.close_title()
     tables = {"documents": _frame(r.docs, PUBTATOR_DOCUMENT_COLUMNS, ["pmid"]),
               "mentions": _frame(r.mentions, MENTION_COLUMNS, ["pmid", "start", "end"]),
@@ -195,8 +211,7 @@ def write_pubtator(loaded_or_tables: Loaded|dict[str, pd.DataFrame], path: Path|
         head = [f"{d.pmid}|t|{_field(d.title, d.pmid, 'title')}", f"{d.pmid}|a|{_field(d.abstract, d.pmid, 'abstract')}"]
         blocks.append("\n".join(head + annotations.pop(int(d.pmid), [])))
     if annotations: raise ValueError(f"annotations for PMID {next(iter(annotations))} have no document in `documents` — cannot write them")
-    path = Path(path); path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8", newline="\n")
-    return path
+    return write_atomic(path, "\n\n".join(blocks) + "\n")   # a killed writer leaves the previous file whole
 
 # %% ../nbs/02_sources.ipynb #f5cbfe29
 def load_bc5cdr(split: str = "train") -> Loaded:
