@@ -78,7 +78,7 @@ def _hpo_entities(hpo) -> pd.DataFrame:
 
 def _hpo_phenotype_claims(hpo) -> pd.DataFrame:
     a = hpo["disease_phenotypes"]
-    a = a[~a.negated & a.aspect.isin(["P", "C"])]
+    a = a[~a.negated & a.aspect.isin(["P", "C", "I"])]   # I: the mode of inheritance, stated as an annotation too
     a = a.assign(pmid=[list(p) if len(p) else [pd.NA] for p in a.pmids]).explode("pmid")
     names = dict(zip(hpo["phenotypes"].id, hpo["phenotypes"].name))
     onset = a.onset.astype(object).where(a.onset.notna(), "")
