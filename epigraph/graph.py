@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_graph.ipynb #3cd14abd
 from __future__ import annotations
-import hashlib, json, re, shutil
+import hashlib, json, os, re, shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np, pandas as pd
@@ -26,7 +26,8 @@ __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEV
            'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index', 'resolve_name', 'rule_claims',
            'canonical_ids', 'entities_table', 'triplet_id', 'evidence_table', 'tier_of', 'lists_by', 'triplets_table',
            'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'assemble', 'validate_kg',
-           'unresolvable_evidence', 'arrow_table', 'save_kg', 'load_kg', 'to_igraph', 'export_graphml', 'export_neo4j']
+           'unresolvable_evidence', 'check_graph_folder', 'read_manifest', 'arrow_table', 'save_kg', 'load_kg',
+           'to_igraph', 'export_graphml', 'export_neo4j']
 
 # %% ../nbs/08_graph.ipynb #24ba1b90
 CLAIM_COLUMNS = ["head", "predicate", "tail", "source", "record_id", "pmid", "quote", "extractor",
@@ -673,7 +674,58 @@ def unresolvable_evidence(kg: KG, registry) -> pd.DataFrame:
     bad_rec = ~e.record_id.astype(str).str.match(_RECORD_ID)
     return e[bad_pmid | bad_rec]
 
+# %% ../nbs/08_graph.ipynb #ce2b2b13
+def _aside(folder: Path) -> Path: return folder.parent/f".{folder.name}.old"
+
+def _swap_in(new: Path, folder: Path) -> None:
+    "Put the finished folder `new` in the place of `folder` by two renames; the previous graph is removed last."
+    old = _aside(folder)
+    if old.exists(): shutil.rmtree(old)
+    if folder.exists(): os.rename(folder, old)
+    os.rename(new, folder)   # killed between the renames: `_saved_folder` finds the previous graph aside
+    shutil.rmtree(old, ignore_errors=True)
+
+def _saved_folder(folder: Path) -> Path:
+    "Where the graph saved as `folder` is: `folder`, or its previous version set aside by a swap that was killed."
+    return _aside(folder) if not folder.exists() and (_aside(folder)/"manifest.json").exists() else folder
+
+def _recover_swap(folder: Path) -> None:
+    "Put back a previous graph that a killed swap left aside (the caller is the only writer)."
+    if _saved_folder(folder) != folder: os.rename(_aside(folder), folder)
+
+def _is_running(pid: int) -> bool:
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return False
+    except PermissionError: return True
+    return True
+
+def _remove_abandoned(folder: Path) -> None:
+    "Remove the half-written folders of saves killed before their swap (their process is gone)."
+    for p in folder.parent.glob(f".{folder.name}.new-*"):
+        pid = p.name.removeprefix(f".{folder.name}.new-").split("-")[0]
+        if pid.isdigit() and not _is_running(int(pid)): shutil.rmtree(p, ignore_errors=True)
+
 # %% ../nbs/08_graph.ipynb #a9b951dd
+def check_graph_folder(folder) -> Path:
+    "`folder` as a Path, or a one-line error, before any work, when it is a file or holds other files than a saved graph."
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir(): raise NotADirectoryError(f"{folder} is a file, not a folder — give a folder for the graph")
+    if folder.is_dir() and any(folder.iterdir()) and not (folder/"manifest.json").exists():
+        raise ValueError(f"{folder} holds other files and no saved graph — give a new or empty folder (a saved graph is replaced whole)")
+    return folder
+
+def read_manifest(folder) -> dict:
+    "The `manifest.json` of a saved graph, or a one-line error naming the file."
+    path = Path(folder)/"manifest.json"
+    if not path.exists(): raise FileNotFoundError(f"{folder}: no manifest.json — build the graph with save_kg first")
+    try: m = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError: raise ValueError(f"{path} is not valid JSON — the saved graph is damaged; rebuild it (epigraph build)") from None
+    if not isinstance(m, dict) or not isinstance(m.get("tables"), dict) or not all(
+            isinstance(m["tables"].get(t), dict) and "file_sha256" in m["tables"][t] for t in KG_TABLES):
+        raise ValueError(f"{path} does not list the hashes of the tables {', '.join(KG_TABLES)} — rebuild the graph")
+    return m
+
+# %% ../nbs/08_graph.ipynb #d36c2fd5
 INPUT_SOURCES = ("bc5cdr-train", "bc5cdr-dev", "cpic-data", "cpic-pairs-2018", "cpic-phenytoin-2020", "epio") + \
                 tuple(k for k in SOURCES if k.startswith("genes4epilepsy-"))
 
@@ -704,11 +756,11 @@ def arrow_table(df: pd.DataFrame):
         return pa.array(v)   # a column another notebook added: Arrow infers its type from the values
     return pa.table({c: column(c) for c in df.columns})
 
-def save_kg(kg: KG, folder) -> Path:
-    "Write the KG tables as Parquet (with row hashes) and `manifest.json`; returns the folder."
+# %% ../nbs/08_graph.ipynb #e02d463b
+def _write_tables(kg: KG, folder: Path, extra: dict) -> None:
+    "The Parquet tables, then `manifest.json` (their hashes, the inputs, `extra`), into an empty folder."
     import pyarrow.parquet as pq
-    folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
-    manifest = dict(tables={}, inputs={k: SOURCES[k].sha256 for k in INPUT_SOURCES}, hpo_release=hpo_release())
+    manifest = dict(tables={}, inputs={k: SOURCES[k].sha256 for k in INPUT_SOURCES}, hpo_release=hpo_release(), **extra)
     kg = with_hashes(kg)
     for name in KG_TABLES:
         df = getattr(kg, name)
@@ -717,8 +769,21 @@ def save_kg(kg: KG, folder) -> Path:
         manifest["tables"][name] = dict(rows=len(df), file_sha256=_sha_file(path),
                                         rows_sha256=hashlib.sha256("".join(df.content_hash).encode()).hexdigest())
     (folder/"manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+
+def save_kg(kg: KG, folder, extra: dict|None = None) -> Path:
+    "Write the KG (Parquet + `manifest.json`, with `extra` fields) into a new folder beside `folder`, then swap it in."
+    folder = check_graph_folder(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    _recover_swap(folder); _remove_abandoned(folder)
+    new = folder.parent/f".{folder.name}.new-{os.getpid()}-{os.urandom(4).hex()}"; new.mkdir()
+    try:
+        _write_tables(kg, new, extra or {})
+        _swap_in(new, folder)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True); raise
     return folder
 
+# %% ../nbs/08_graph.ipynb #2d37081b
 def _lists(df: pd.DataFrame) -> pd.DataFrame:
     for c in df.columns:
         if df[c].dtype == object and len(df) and isinstance(df[c].dropna().iloc[0] if df[c].notna().any() else None, np.ndarray):
@@ -727,15 +792,16 @@ def _lists(df: pd.DataFrame) -> pd.DataFrame:
 
 def load_kg(folder, verify: bool = True) -> KG:
     "Read a saved KG; with `verify`, check every file against the manifest's hashes first."
-    folder = Path(folder)
-    if not (folder/"manifest.json").exists(): raise FileNotFoundError(f"{folder}: no manifest.json — build the graph with save_kg first")
-    manifest = json.loads((folder/"manifest.json").read_text())
+    folder = _saved_folder(Path(folder))
+    manifest = read_manifest(folder)
     tables = {}
     for name in KG_TABLES:
         path = folder/f"{name}.parquet"
+        if not path.is_file(): raise FileNotFoundError(f"{path} is missing — the graph in {folder} is incomplete; rebuild it")
         if verify and _sha_file(path) != manifest["tables"][name]["file_sha256"]:
             raise ValueError(f"{path}: SHA-256 differs from manifest.json — the file changed since it was written; rebuild the graph")
-        df = _lists(pd.read_parquet(path))
+        try: df = _lists(pd.read_parquet(path))
+        except Exception: raise ValueError(f"{path} is not a readable Parquet file — rebuild the graph") from None
         if "pmid" in df.columns: df["pmid"] = df["pmid"].astype("Int64")
         tables[name] = df
     return KG(**tables)

@@ -5,6 +5,7 @@
 # %% ../nbs/03_llm.ipynb #4697e34b
 from __future__ import annotations
 import hashlib, json, os, random, re, tempfile, threading, time
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
@@ -14,8 +15,8 @@ import jsonschema
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['LLMNotConfigured', 'LLMError', 'LLMOutputError', 'request_key', 'ResponseCache', 'Completion', 'backoff_delays',
-           'LLM', 'parse_json', 'validate_json', 'get_llm']
+__all__ = ['DEFAULT_DEADLINE_S', 'LLMNotConfigured', 'LLMError', 'LLMOutputError', 'request_key', 'ResponseCache', 'Completion',
+           'backoff_delays', 'deadline_from_env', 'CallBudget', 'LLM', 'parse_json', 'validate_json', 'get_llm']
 
 # %% ../nbs/03_llm.ipynb #a7a37458
 class LLMNotConfigured(RuntimeError):
@@ -82,17 +83,39 @@ def backoff_delays(retries: int, base: float = 0.5, cap: float = 20.0) -> list[f
     "The waits before each retry: base·2^i, capped (jitter is added when waiting)."
     return [min(cap, base * 2**i) for i in range(retries)]
 
+# %% ../nbs/03_llm.ipynb #3a1ad9cb
+DEFAULT_DEADLINE_S = 60.0
+
+def deadline_from_env() -> float:
+    "The whole-call deadline in seconds: `EPIGRAPH_LLM_DEADLINE_S`, else `DEFAULT_DEADLINE_S`."
+    raw = os.environ.get("EPIGRAPH_LLM_DEADLINE_S", "").strip()
+    if not raw: return DEFAULT_DEADLINE_S
+    try: value = float(raw)
+    except ValueError: value = float("nan")
+    if not value > 0: raise ValueError(f"EPIGRAPH_LLM_DEADLINE_S={raw!r} is not a positive number of seconds")
+    return value
+
+@dataclass
+class CallBudget:
+    "The time one call may still take and the requests it has sent so far."
+    seconds: float
+    ends: float = 0.0
+    attempts: int = 0
+    def __post_init__(self): self.ends = time.monotonic() + self.seconds
+    def left(self) -> float: return self.ends - time.monotonic()
+
 # %% ../nbs/03_llm.ipynb #9b820b8b
 class LLM:
     "An OpenAI-compatible chat client with a disk cache, retries, bounded concurrency and token accounting."
     def __init__(self, base_url: str|None = None, model: str|None = None, cache_dir: Path|None = None,
                  use_cache: bool = True, max_retries: int = 4, backoff: float = 0.5, timeout: float = 120.0,
-                 concurrency: int = 4):
+                 concurrency: int = 4, deadline: float|None = None):
         s = get_settings()
         self.base_url, self.model = base_url or s.llm_base_url, model or s.llm_model
         self.cache = ResponseCache(cache_dir or s.cache_dir/"llm") if use_cache else None
         self.max_retries, self.backoff, self.timeout, self.concurrency = max_retries, backoff, timeout, concurrency
-        self._gate = threading.BoundedSemaphore(concurrency)
+        self.deadline = deadline_from_env() if deadline is None else deadline   # seconds for one whole call
+        self._gate, self._calls = threading.BoundedSemaphore(concurrency), threading.local()
         self._lock = threading.Lock()
         self._client = None
         self._json_object_only = False   # learnt when the server refuses the json_schema form
@@ -115,30 +138,53 @@ def _openai(self: LLM):
     return self._client
 
 @patch
+@contextmanager
+def _budget(self: LLM):
+    "The `CallBudget` of the call in progress on this thread; a call made inside another shares the outer one."
+    if (outer := getattr(self._calls, "budget", None)) is not None: yield outer; return
+    self._calls.budget = b = CallBudget(self.deadline)
+    try: yield b
+    finally: self._calls.budget = None
+
+@patch
 def _count(self: LLM, **inc) -> None:
     with self._lock:
         for k, v in inc.items(): self.usage[k] = self.usage.get(k, 0) + (v or 0)
 
 # %% ../nbs/03_llm.ipynb #8d709349
+class _DeadlinePassed(Exception): "The call's deadline passed before another request could be sent."
+
+@patch
+def _request(self: LLM, b: CallBudget, messages: list[dict], params: dict, headers: dict):
+    "One request, its time-out cut to the call's time left (a wait for a free slot counts too)."
+    if b.left() <= 0 or not self._gate.acquire(timeout=max(b.left(), 0)):
+        raise _DeadlinePassed()
+    try:
+        b.attempts += 1
+        return self._openai().chat.completions.create(model=self.model, messages=messages, extra_headers=headers,
+                                                      timeout=max(0.01, min(self.timeout, b.left())), **params)
+    finally: self._gate.release()
+
 @patch
 def _send(self: LLM, messages: list[dict], params: dict, retries: int|None = None) -> Completion:
-    "One request to the endpoint, retried on 429/5xx/time-outs with exponential backoff."
+    "One request to the endpoint, retried on 429/5xx/time-outs with exponential backoff, within the call's deadline."
     key = _api_key()
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     retries = self.max_retries if retries is None else retries
     delays = backoff_delays(retries, self.backoff)
-    for attempt in range(retries + 1):
-        try:
-            with self._gate:
-                r = self._openai().chat.completions.create(model=self.model, messages=messages,
-                                                           extra_headers=headers, **params)
-            break
-        except Exception as e:
-            if not _is_retryable(e) or attempt == retries:
-                raise LLMError(f"LLM request to {self.base_url} failed after {attempt + 1} attempt(s): "
-                               f"{type(e).__name__}: {str(e)[:200]}", getattr(e, "status_code", None)) from None
-            self._count(retries=1)
-            time.sleep(delays[attempt] * (1 + 0.25 * random.random()))
+    with self._budget() as b:
+        for attempt in range(retries + 1):
+            try: r = self._request(b, messages, params, headers); break
+            except _DeadlinePassed:
+                raise LLMError(f"LLM request to {self.base_url}: no answer within the {self.deadline:g} s deadline after "
+                               f"{b.attempts} attempt(s) — set EPIGRAPH_LLM_DEADLINE_S to wait longer") from None
+            except Exception as e:
+                wait = delays[attempt] * (1 + 0.25 * random.random()) if attempt < retries else 0
+                if not _is_retryable(e) or attempt == retries or wait >= b.left():
+                    late = f" within the {self.deadline:g} s deadline" if _is_retryable(e) and attempt < retries else ""
+                    raise LLMError(f"LLM request to {self.base_url} failed after {b.attempts} attempt(s){late}: "
+                                   f"{type(e).__name__}: {str(e)[:200]}", getattr(e, "status_code", None)) from None
+                self._count(retries=1); time.sleep(wait)
     u = r.usage.model_dump() if getattr(r, "usage", None) else {}
     u = {k: u.get(k) or 0 for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
     self._count(calls=1, **u)
@@ -238,7 +284,8 @@ def _ask_json(self: LLM, messages, schema, name, params) -> Completion:
 def complete_json(self: LLM, messages: list[dict], schema: dict, *, name: str = "answer",
                   temperature: float = 0.0, max_tokens: int = 1024, **params) -> Any:
     "Ask for JSON that satisfies `schema`; return the parsed value or raise `LLMOutputError` saying why."
-    c = self._ask_json(messages, schema, name, dict(temperature=temperature, max_tokens=max_tokens, **params))
+    with self._budget():   # one deadline for both JSON forms and all their attempts
+        c = self._ask_json(messages, schema, name, dict(temperature=temperature, max_tokens=max_tokens, **params))
     try: return validate_json(parse_json(c.text), schema)
     except LLMOutputError as e:
         if c.truncated: raise LLMOutputError(f"output truncated at max_tokens={max_tokens} ({e})") from None

@@ -696,6 +696,7 @@ def date_summary(kg) -> pd.DataFrame:
     return pd.DataFrame(dict(rows=g.size(), dated=g._d.count(), estimated=g.date_is_estimated.sum(),
                              earliest=g._d.min().dt.strftime("%Y-%m-%d"), latest=g._d.max().dt.strftime("%Y-%m-%d"))).reset_index()
 
+# %% ../nbs/09_temporal.ipynb #b7c1e0a1
 GRAPH_CODE_MODULES = ("schema", "sources", "curated", "ontologies", "pmids", "lexicon", "ner", "normalise", "relations",
                       "graph", "temporal")   # every module whose code can change the saved graph
 
@@ -710,29 +711,38 @@ def stale_reason(folder: Path|str) -> str|None:
     "Why the graph saved in `folder` must be built again (none saved, or built by other code); None when it is current."
     path = Path(folder)/"manifest.json"
     if not path.exists(): return f"{folder} holds no saved graph"
-    saved, now = json.loads(path.read_text()).get("code_version"), graph_code_version()
+    try: saved = json.loads(path.read_text(encoding="utf-8")).get("code_version")
+    except (ValueError, AttributeError): return f"{path} is damaged (not a JSON object)"
+    now = graph_code_version()
     if saved is None: return f"{path} records no code version (saved before versions were recorded)"
     return None if saved == now else f"{path} was built by other code (code version {saved}, installed {now})"
 
+# %% ../nbs/09_temporal.ipynb #b7c1e0a2
 @contextmanager
 def _build_lock(folder: Path):
     "An exclusive lock on a file beside `folder`, so that one process at a time builds (or checks) the graph there."
-    import fcntl
+    import fcntl, os
     folder.parent.mkdir(parents=True, exist_ok=True)
-    with open(folder.parent/f".{folder.name}.lock", "w") as f:
+    lock = folder.parent/f".{folder.name}.lock"
+    while True:   # the holder removes the file when done: a waiter that got the lock of a removed file tries again
+        f = open(lock, "a")
         fcntl.flock(f, fcntl.LOCK_EX)
-        try: yield
-        finally: fcntl.flock(f, fcntl.LOCK_UN)
+        try:
+            if os.path.samestat(os.fstat(f.fileno()), os.stat(lock)): break
+        except FileNotFoundError: pass
+        f.close()
+    try: yield
+    finally:
+        lock.unlink(missing_ok=True); f.close()   # removed while still held, so no lock file is left behind
 
+# %% ../nbs/09_temporal.ipynb #b7c1e0a3
 def _build(out_dir: Path, progress: bool):
     "The stages of `build` (the caller holds the lock): the KG, saved with the code version in its manifest, and seconds per stage."
     from tqdm.auto import tqdm
     from epigraph import graph
     version, stages, t0 = graph_code_version(), {}, time.perf_counter()   # the code as it is when the build starts
-    def save(kg):
-        graph.save_kg(kg, out_dir)
-        m = json.loads((out_dir/"manifest.json").read_text()); m["code_version"] = version
-        (out_dir/"manifest.json").write_text(json.dumps(m, indent=1, sort_keys=True) + "\n")
+    def save(kg):   # atomic: the previous graph stays whole until the new one is complete
+        graph.save_kg(kg, out_dir, extra=dict(code_version=version))
         return graph.with_hashes(kg)
     with tqdm(total=6, disable=not progress, unit="stage") as bar:
         registry = _stage(stages, bar, "pmid registry", load_pmid_registry)
@@ -744,9 +754,11 @@ def _build(out_dir: Path, progress: bool):
     kg.stages = {**{f"assemble: {k}": v for k, v in kg.stages.items()}, **stages, "total": round(time.perf_counter() - t0, 3)}
     return kg, stages
 
+# %% ../nbs/09_temporal.ipynb #b7c1e0a4
 def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = False):
     "Assemble the graph, date its evidence and save it under `out_dir` (default `build_dir/kg`); returns the KG."
-    out_dir = Path(out_dir) if out_dir is not None else get_settings().build_dir/"kg"
+    from epigraph.graph import check_graph_folder
+    out_dir = check_graph_folder(Path(out_dir) if out_dir is not None else get_settings().build_dir/"kg")   # before any work
     with _build_lock(out_dir): kg, stages = _build(out_dir, progress)
     if not quiet:
         ev = kg.evidence
@@ -760,7 +772,7 @@ def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = Fa
 def built_kg(folder: Path|str|None = None, rebuild: bool = False):
     "The graph saved by `build` in `folder` (default `build_dir/kg`); built first if `rebuild`, or if `stale_reason` says why."
     from epigraph import graph
-    folder = Path(folder) if folder else get_settings().build_dir/"kg"
+    folder = graph.check_graph_folder(Path(folder) if folder else get_settings().build_dir/"kg")
     with _build_lock(folder):
         why = None if rebuild else stale_reason(folder)
         if rebuild or why:
