@@ -4,15 +4,16 @@
 
 # %% ../nbs/15_book.ipynb #7763228a
 from __future__ import annotations
-import html, re, shutil, time
+import html, os, re, shutil, time
+from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['chapter_dir', 'save_table', 'save_figure', 'show_figure', 'nbs_dir', 'chapters', 'executed_dir', 'run_chapter',
-           'build_prerequisites', 'reproduce', 'book_order', 'notebook_title', 'render_site', 'readme_text',
-           'write_readme']
+__all__ = ['chapter_dir', 'replacing', 'save_table', 'save_figure', 'show_figure', 'nbs_dir', 'chapters', 'executed_dir',
+           'run_chapter', 'build_prerequisites', 'reproduce', 'book_order', 'notebook_title', 'render_site',
+           'readme_text', 'write_readme']
 
 # %% ../nbs/15_book.ipynb #52748fc2
 def chapter_dir(chapter: str) -> Path:
@@ -21,27 +22,37 @@ def chapter_dir(chapter: str) -> Path:
     d.mkdir(parents=True, exist_ok=True)
     return d
 
+@contextmanager
+def replacing(path: Path):
+    "A temporary path beside `path` (same suffix) to write; renamed over `path` when the block succeeds, else removed."
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
+    try:
+        yield tmp
+        os.replace(tmp, path)   # a writer killed before this line leaves the previous file whole
+    finally: tmp.unlink(missing_ok=True)
+
 def save_table(df: pd.DataFrame, name: str, chapter: str, float_format: str = "%.4g") -> list[Path]:
     "Write `df` as `<name>.csv` and `<name>.md` into the chapter's folder; returns the paths."
     d = chapter_dir(chapter)
     csv, md = d/f"{name}.csv", d/f"{name}.md"
-    df.to_csv(csv, index=False, float_format=float_format, lineterminator="\n")
+    with replacing(csv) as tmp: df.to_csv(tmp, index=False, float_format=float_format, lineterminator="\n")
     shown = df.astype(object).where(df.notna(), None)   # missing values print as blanks, not <NA>/nan
     shown = shown.map(lambda v: v.replace("|", "\\|") if isinstance(v, str) else v)  # a bare | would split the cell
-    md.write_text(shown.to_markdown(index=False, floatfmt=float_format.lstrip("%"), missingval="") + "\n", encoding="utf-8")
+    with replacing(md) as tmp:
+        tmp.write_text(shown.to_markdown(index=False, floatfmt=float_format.lstrip("%"), missingval="") + "\n", encoding="utf-8")
     return [csv, md]
 
 # %% ../nbs/15_book.ipynb #b79809c2
 def save_figure(name: str, chapter: str, *, html_fig=None, png_fig=None) -> list[Path]:
-    "Write a plotly figure as `<name>.html` and/or a matplotlib figure as `<name>.png`, deterministically."
+    "Write a plotly figure as `<name>.html` and/or a matplotlib figure as `<name>.png`, deterministically and atomically."
     d, out = chapter_dir(chapter), []
     if html_fig is not None:
         p = d/f"{name}.html"   # a fixed div id keeps the file identical from run to run
-        html_fig.write_html(p, include_plotlyjs="directory", full_html=True, div_id=f"fig-{name}")
+        with replacing(p) as tmp: html_fig.write_html(tmp, include_plotlyjs="directory", full_html=True, div_id=f"fig-{name}")
         out.append(p)
     if png_fig is not None:
         p = d/f"{name}.png"
-        png_fig.savefig(p, dpi=110, bbox_inches="tight", metadata={"Software": None})
+        with replacing(p) as tmp: png_fig.savefig(tmp, dpi=110, bbox_inches="tight", metadata={"Software": None})
         out.append(p)
     if not out: raise ValueError(f"save_figure('{name}'): give html_fig (plotly) and/or png_fig (matplotlib)")
     return out
@@ -71,7 +82,8 @@ def executed_dir() -> Path:
 # %% ../nbs/15_book.ipynb #0f9338bc
 def _files_written_since(folder: Path, since: float) -> list[str]:
     if not folder.exists(): return []
-    return sorted(str(p.relative_to(folder.parent)) for p in folder.rglob("*") if p.is_file() and p.stat().st_mtime >= since)
+    return sorted(str(p.relative_to(folder.parent)) for p in folder.rglob("*")
+                  if p.is_file() and not p.name.startswith(".") and p.stat().st_mtime >= since)
 
 def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3") -> dict:
     "Execute one chapter with papermill; returns a summary row (raises if the chapter fails)."
@@ -79,12 +91,14 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
     out = executed_dir()/nb.name
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
-    try:
-        pm.execute_notebook(str(nb), str(out), parameters=parameters or {}, kernel_name=kernel, language="python",
-                            cwd=str(nb.parent), progress_bar=False, log_output=False)
-    except pm.PapermillExecutionError as e:  # one line: where it failed and why; the executed copy has the rest
-        raise RuntimeError(f"chapter {nb.stem} failed in cell {e.exec_count}: {e.ename}: {e.evalue} "
-                           f"(traceback in {out})") from None
+    with replacing(out) as tmp:   # papermill saves after every cell: the previous executed copy stays whole until the end
+        try:
+            pm.execute_notebook(str(nb), str(tmp), parameters=parameters or {}, kernel_name=kernel, language="python",
+                                cwd=str(nb.parent), progress_bar=False, log_output=False)
+        except pm.PapermillExecutionError as e:  # one line: where it failed and why; the executed copy has the rest
+            os.replace(tmp, out)
+            raise RuntimeError(f"chapter {nb.stem} failed in cell {e.exec_count}: {e.ename}: {e.evalue} "
+                               f"(traceback in {out})") from None
     written = _files_written_since(get_settings().figures_dir/nb.stem, start - 1)
     return dict(chapter=nb.stem, seconds=round(time.time() - start, 1), files=len(written), written=written, executed=str(out))
 
