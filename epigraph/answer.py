@@ -9,19 +9,21 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np, pandas as pd
 from .schema import evidence_key
-from .retrieval import Retrieved, Retriever, GraphIndex, link_seeds, retriever_names, _name_key
+from .retrieval import Retrieved, Retriever, GraphIndex, link_seeds, retriever_names, _name_key, edge_table
+from .question import Question, parse_question, focus_rows
 import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retrieval' and 'hypergraph' retrievers
 
 # %% auto #0
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
-           'ASKED_RELATIONS', 'AS_OF', 'SUPERSEDED', 'ONSET_ORDER', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE',
-           'TASK_CONTEXT', 'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation',
-           'empty_manifest', 'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind',
-           'Entity', 'entity_of', 'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence',
-           'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated',
-           'onset_term_windows', 'question_entities', 'read_offline', 'evidence_lines', 'build_prompt', 'read_llm',
-           'Answer', 'default_retriever', 'arms', 'retrieval_query', 'answer', 'register_reader',
-           'counterfactual_cases', 'injection', 'run_counterfactuals', 'offline_html', 'subgraph_html']
+           'ASKED_RELATIONS', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT', 'ANSWER_SCHEMA',
+           'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest', 'cited_date',
+           'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of',
+           'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence', 'Reading', 'decide',
+           'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated', 'onset_term_windows',
+           'question_entities', 'read_offline', 'evidence_lines', 'parse_hints', 'build_prompt', 'read_llm',
+           'checked_citations', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',
+           'focused_manifest', 'answer', 'register_reader', 'counterfactual_cases', 'injection', 'run_counterfactuals',
+           'offline_html', 'subgraph_html']
 
 # %% ../nbs/12_answer.ipynb #7f3b22dd
 MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
@@ -173,19 +175,15 @@ def _registry():
     from epigraph.pmids import load_pmid_registry
     return load_pmid_registry()
 
-ASKED_RELATIONS = [   # question wording -> the predicates that answer it (checked in this order; the first match wins)
-    (r"\bat what age\b|\bonset\b|\bbegins?\b", {"characterized_by": 1.0}),   # HPO states a disease's onset as a feature
-    (r"gene[–-]drug pair|pharmacogen\w*|\bcpic\b", {"gene_drug_interaction": 1.0}),
-    (r"adverse|induc\w*|cause[sd]? seizures?|side[- ]effects?", {"induces": 1.0}),
-    (r"\bvariants? in\b|\bgenes?\b.*\bcause|caused by|\bmutations?\b", {"caused_by_gene": 1.0}),
-    (r"features?|characteri[sz]\w*|phenotypes?|signs?|symptoms?|manifestations?", {"characterized_by": 1.0}),
-]
+ASKED_RELATIONS = {   # the question's target (epigraph.question) -> the predicate whose evidence supports an option
+    "onset": "characterized_by", "inheritance": "characterized_by", "seizure_type": "characterized_by",
+    "feature": "characterized_by", "gene": "caused_by_gene", "disease": "caused_by_gene", "adverse_event": "induces",
+    "guideline": "gene_drug_interaction", "dose": "gene_drug_interaction"}
 
-def asked_relations(question: str) -> dict[str, float]:
-    "The predicates whose evidence supports an option, from the question's wording (treatment by default)."
-    for pattern, preds in ASKED_RELATIONS:
-        if re.search(pattern, question or "", re.I): return preds
-    return SUPPORT
+def asked_relations(q: Question) -> dict[str, float]:
+    "The predicates whose evidence supports an option, from the parsed question's target (treatment by default)."
+    p = ASKED_RELATIONS.get(q.target)
+    return {p: 1.0} if p else SUPPORT
 
 def option_evidence(manifest: pd.DataFrame, gi: GraphIndex, q_ents: list[Entity], opts: list[Entity|None],
                     skip: set|None = None, support: dict[str, float]|None = None) -> pd.DataFrame:
@@ -317,9 +315,6 @@ def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -
     return _sentence(f"{pick}: the evidence given relates {about} to {', '.join(dict.fromkeys(others))}{tail}", cites(manifest, reading.looked))
 
 # %% ../nbs/12_answer.ipynb #36e9fbeb
-AS_OF = re.compile(r"\bas of (\d{4}(?:-\d{2}){0,2})\b", re.I)
-SUPERSEDED = re.compile(r"\bsupersed\w*", re.I)
-ONSET_ORDER = re.compile(r"\b(?:begins?|starts?|appears?)\b.*\b(?:first|earliest)\b|\b(?:first|earliest)\b.*\b(?:begins?|starts?|appears?)\b", re.I)
 PMID_NAMED = re.compile(r"\bPMID:?\s*(\d{1,9})\b")
 
 def first_day(date: str) -> str:
@@ -342,29 +337,32 @@ def option_rows(manifest: pd.DataFrame, question: str, options: list[str], opts:
 
 def _fact(manifest: pd.DataFrame, j: int) -> tuple: return (manifest.iloc[j]["head"], manifest.iloc[j].predicate, manifest.iloc[j]["tail"])
 
-def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, gi: GraphIndex, option_ids=None, skip: set|None = None) -> Reading|None:
-    "The offline reader's rule for as-of, supersession and onset-order questions; None for any other question."
-    when, sup, order = AS_OF.search(question or ""), SUPERSEDED.search(question or ""), ONSET_ORDER.search(question or "")
+def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, gi: GraphIndex, option_ids=None,
+               skip: set|None = None, parsed: Question|None = None) -> Reading|None:
+    "The offline reader's rule for as-of, supersession and onset-order questions (from the parse); None for any other."
+    q = parsed or parse_question(question, gi)
+    sup, order = q.form == "replaced", q.form == "order"
+    when = None if sup else q.as_of
     if not options or not (when or sup or order): return None
     skip = skip or set()
     opts = option_entities(gi, options, option_ids)
     s = pd.DataFrame(dict(option=range(len(options))))
-    if not (when or sup): return _read_onset_order(question, options, manifest, gi, opts, skip, s)
+    if not (when or sup): return _read_onset_order(q, options, manifest, gi, opts, skip, s)
     rows = option_rows(manifest, question, options, opts, skip)
     first = {k: first_day(manifest.iloc[r[0]].date) for k, r in enumerate(rows) if r}
     s["first_dated"] = [first.get(k) for k in range(len(options))]
     blank = [k for k, o in enumerate(options) if not PMID_NAMED.search(str(o)) and opts[k] is None]
     abstain = lambda why: Reading("dated", None, {}, [], why, s)
     if when:
-        day = first_day(when.group(1))
+        day = first_day(when)
         then = {k: d for k, d in first.items() if d <= day}
         if then:
             best = [k for k, d in then.items() if d == max(then.values())]
             if len(best) > 1: return abstain(f"several options are dated {max(then.values())}")
-            return Reading("dated", best[0], {}, rows[best[0]][:1], f"the latest option dated on or before {when.group(1)}", s)
+            return Reading("dated", best[0], {}, rows[best[0]][:1], f"the latest option dated on or before {when}", s)
         if first and len(blank) == 1:
-            return Reading("dated", blank[0], {}, [rows[k][0] for k in sorted(first)], f"every other option is dated after {when.group(1)}", s)
-        return abstain(f"no option has evidence dated on or before {when.group(1)}")
+            return Reading("dated", blank[0], {}, [rows[k][0] for k in sorted(first)], f"every other option is dated after {when}", s)
+        return abstain(f"no option has evidence dated on or before {when}")
     if sup:
         keys = {f"PMID:{n}" for n in PMID_NAMED.findall(question)}
         old = [j for j, r in enumerate(manifest.itertuples(index=False)) if j not in skip and r.key in keys and _dated(r)]
@@ -389,9 +387,9 @@ def onset_term_windows() -> dict[str, tuple[str, float, float]]:
     return {h: (n, float(s), float("inf") if pd.isna(e) else float(e)) for h, n, s, e in
             zip(a.hpo_id, a.name, a.from_birth_start_days, a.from_birth_end_days)}
 
-def _read_onset_order(question, options, manifest, gi, opts, skip, s) -> Reading:
+def _read_onset_order(q: Question, options, manifest, gi, opts, skip, s) -> Reading:
     "Which option begins first: each option's onset from the rows linking it to the question's entities; the one wholly before the others wins."
-    q_ents, win = question_entities(gi, question), onset_term_windows()
+    q_ents, win = [e for e in (entity_of(gi, i) for i in q.entity_ids) if e is not None], onset_term_windows()
     onset = {}
     for k, o in enumerate(opts):
         found = [(win[h], j) for j, r in enumerate(manifest.itertuples(index=False)) if j not in skip and r.predicate == "characterized_by"
@@ -424,16 +422,18 @@ def question_entities(gi: GraphIndex, question: str) -> list[Entity]:
     return [e for e in (entity_of(gi, i) for i in ids) if e is not None]
 
 def read_offline(question: str, options: list[str]|None, manifest: pd.DataFrame, gi: GraphIndex,
-                 option_ids: list|None = None, verify: bool = True, registry=None) -> Reading:
-    "The offline reader's decision on a question (with or without options) from an evidence manifest."
-    rd = _read_offline(question, options, manifest, gi, option_ids, set(unverified_rows(manifest, registry)) if verify else set())
+                 option_ids: list|None = None, verify: bool = True, registry=None, parsed: Question|None = None) -> Reading:
+    "The offline reader's decision on a question (with or without options) from an evidence manifest and the parse."
+    q = parsed or parse_question(question, gi)
+    rd = _read_offline(q, options, manifest, gi, option_ids, set(unverified_rows(manifest, registry)) if verify else set())
     rd.unverified = unverified_rows(manifest, registry) if verify else []
     return rd
 
-def _read_offline(question, options, manifest, gi, option_ids, skip: set) -> Reading:
-    dated = read_dated(question, options, manifest, gi, option_ids, skip)
+def _read_offline(q: Question, options, manifest, gi, option_ids, skip: set) -> Reading:
+    question = q.searched or q.text
+    dated = read_dated(question, options, manifest, gi, option_ids, skip, parsed=q)
     if dated is not None: return dated
-    q_ents = question_entities(gi, question)
+    q_ents = [e for e in (entity_of(gi, i) for i in q.entity_ids) if e is not None]
     kind = question_kind(question, options)
     touching = [j for j, r in enumerate(manifest.itertuples(index=False)) if isinstance(r.predicate, str) and j not in skip
                 and any(touches(r, q, end) for q in q_ents for end in ("head", "tail"))]
@@ -442,7 +442,7 @@ def _read_offline(question, options, manifest, gi, option_ids, skip: set) -> Rea
         return Reading(kind, None, {}, order[:6], "the strongest facts about the question's entities", pd.DataFrame())
     yes_rows = [j for j in touching if manifest.iloc[j].predicate != "characterized_by"
                 and any(_links(manifest.iloc[j], a, b) for a in q_ents for b in q_ents if a.entity_id < b.entity_id)]
-    support = SUPPORT if kind == "avoid" else asked_relations(question)
+    support = SUPPORT if kind == "avoid" else asked_relations(q)
     oe = option_evidence(manifest, gi, q_ents, option_entities(gi, options, option_ids), skip, support) if kind != "yes_no" else \
          pd.DataFrame(columns=["option", "row", "role", "refuses", "weight"])
     rd = decide(kind, len(options), oe, yes_rows, options)
@@ -469,26 +469,51 @@ def evidence_lines(manifest: pd.DataFrame, most: int = 40) -> list[str]:
         out.append(f"{citation(r.key, r.tier, r.date)} {fact}{str(r.text)[:400]}")
     return out
 
-def build_prompt(question: str, options: list[str]|None, manifest: pd.DataFrame, arm: str) -> list[dict]:
-    "The chat messages for the LLM reader."
+def parse_hints(q: Question|None) -> str:
+    "The question parse as prompt lines: what the answer must name, its form and constraints."
+    if q is None: return ""
+    h = q.hints()
+    parts = [f"entities named: {', '.join(e['name'] + ' (' + e['entity_id'] + ')' for e in h['entities']) or 'none recognised'}",
+             f"the answer must name: {q.target or 'not stated'}", f"form: {q.form}"]
+    parts += [f"as of: {q.as_of} (cite nothing dated later)"] if q.as_of else []
+    parts += [f"{k}: {', '.join(h[k])}" for k in ("genotype", "population", "unknown") if h[k]]
+    return "Question parse:\n" + "\n".join(f"- {x}" for x in parts) + "\n"
+
+def build_prompt(question: str, options: list[str]|None, manifest: pd.DataFrame, arm: str, parsed: Question|None = None) -> list[dict]:
+    "The chat messages for the LLM reader (with the question parse as hints when given)."
     lines = evidence_lines(manifest)
     evidence = "\n".join(lines) if lines else ("No evidence is given for this question; answer from what you know."
                                                if arm == "none" else "The retriever found no evidence for this question.")
     opts = "\n".join(f"{chr(65 + k)}) {o}" for k, o in enumerate(options or []))
-    user = (f"Task: {TASK_CONTEXT['choice' if options else 'free']}\n\nEvidence:\n{evidence}\n\nQuestion: {question}\n"
+    user = (f"Task: {TASK_CONTEXT['choice' if options else 'free']}\n\nEvidence:\n{evidence}\n\nQuestion: {question}\n{parse_hints(parsed)}"
             + (f"Options:\n{opts}\n" if options else "")
             + 'Reply with JSON: {"reasoning": "...", "choice": ' + ('"A"' if options else "null") + ', "answer": "..."}')
     return [{"role": "system", "content": ROLE}, {"role": "user", "content": user}]
 
-def read_llm(question: str, options: list[str]|None, manifest: pd.DataFrame, arm: str, llm=None) -> tuple[int|None, str, list[dict]]:
+def read_llm(question: str, options: list[str]|None, manifest: pd.DataFrame, arm: str, llm=None,
+             parsed: Question|None = None) -> tuple[int|None, str, list[dict]]:
     "The LLM reader: (choice index or None, answer text, the prompt). Raises LLMNotConfigured without an endpoint."
     from epigraph.llm import get_llm
     llm = llm or get_llm()
-    messages = build_prompt(question, options, manifest, arm)
+    messages = build_prompt(question, options, manifest, arm, parsed)
     out = llm.complete_json(messages, ANSWER_SCHEMA, name="answer", temperature=0.0 if options else 0.3, max_tokens=700)
     letter = (out.get("choice") or "").strip().upper()[:1]
     choice = ord(letter) - 65 if options and letter and 0 <= ord(letter) - 65 < len(options) else None
     return choice, str(out.get("answer", "")).strip(), messages
+
+def checked_citations(text: str, manifest: pd.DataFrame) -> tuple[str, list[str]]:
+    "The text without citations of keys the manifest does not hold (a sentence left uncited by that goes too); the removed keys."
+    from epigraph.metrics import claims
+    given, removed, kept = set(manifest.key) if len(manifest) else set(), [], []
+    for c in claims(text).itertuples():
+        part = text[c.start:c.end]
+        bad = [m for m in CITATION.finditer(part) if m["key"] not in given]
+        if not bad: kept.append(part.strip()); continue
+        removed += [m["key"] for m in bad]
+        if len(bad) < len(CITATION.findall(part)):
+            for m in bad: part = part.replace(m.group(), "")
+            kept.append(re.sub(r"\s+([.,;])", r"\1", " ".join(part.split())))
+    return " ".join(kept), list(dict.fromkeys(removed))
 
 # %% ../nbs/12_answer.ipynb #1eebecee
 @dataclass
@@ -506,6 +531,7 @@ class Answer:
     prompt: list|None = None
     refused: list = field(default_factory=list)
     reason: str = ""
+    parsed: Question|None = None
 
     @property
     def chosen(self) -> str|None: return None if self.choice is None else self.options[self.choice]
@@ -529,23 +555,39 @@ def arms() -> list[str]:
 def retrieval_query(question: str, options: list[str]|None) -> str:
     return question if not options else f"{question} Options: {'; '.join(map(str, options))}"
 
+def clean_options(options) -> list[str]:
+    "The options as stripped text; raises ValueError on an empty or a repeated option (compared ignoring case)."
+    opts = [" ".join(str(o).split()) for o in (options or [])]
+    if any(not o for o in opts): raise ValueError("an answer option is empty (check the separators in --options)")
+    seen = [o.lower() for o in opts]
+    if len(set(seen)) < len(seen): raise ValueError(f"answer option {next(o for o in opts if seen.count(o.lower()) > 1)!r} is given twice")
+    return opts
+
+def focused_manifest(R: Retriever, q: Question, manifest: pd.DataFrame) -> pd.DataFrame:
+    "The manifest plus the evidence of the triplets joining the question's entities to its target (`focus_rows`)."
+    rows = focus_rows(R.graph, q)
+    if not rows: return manifest
+    extra = graph_manifest(R.graph, edge_table(R.graph, rows))
+    both = pd.concat([m for m in (manifest, extra) if len(m)], ignore_index=True)
+    return both.drop_duplicates(["key", "triplet_id"]).reset_index(drop=True)
+
 def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst", reader: str = "offline",
            retriever: Retriever|None = None, option_ids: list|None = None, inject: pd.DataFrame|None = None,
-           llm=None, verify: bool = True, **params) -> Answer:
-    "Answer a question with one arm and one registered reader ('offline', 'llm', …); `inject` adds (counterfactual) manifest rows."
+           llm=None, verify: bool = True, hints: dict|None = None, **params) -> Answer:
+    "Answer a question with one arm and one registered reader; `hints` (target, form, as_of) go to the parse."
     if not isinstance(question, str) or not question.strip(): raise ValueError("answer: the question must be non-empty text")
     if arm not in arms(): raise ValueError(f"answer: unknown arm {arm!r}; use one of {', '.join(arms())}")
     if reader not in READERS: raise ValueError(f"answer: reader must be one of {', '.join(READERS)}, got {reader!r}")
-    R = retriever or default_retriever()
-    t0 = time.perf_counter()
-    got = None if arm == "none" else R(retrieval_query(question, options), arm, **params)
+    opts, R, t0 = clean_options(options), retriever or default_retriever(), time.perf_counter()
+    q = parse_question(question, R.graph, hints)
+    got = None if arm == "none" else R(retrieval_query(q.searched, opts), arm, **params)
     manifest = manifest_of(R, got)
+    if not opts and arm not in ("none", "bm25"): manifest = focused_manifest(R, q, manifest)
     if inject is not None and len(inject):
         manifest = pd.concat([inject.reindex(columns=MANIFEST_COLUMNS).assign(injected=True), manifest], ignore_index=True)
-    opts = list(options or [])
-    out = READERS[reader](question, opts, manifest, R, arm=arm, option_ids=option_ids, verify=verify, llm=llm)
-    return Answer(question, arm, out.get("reader", reader), opts, out.get("choice"), out.get("text", ""), manifest, got,
-                  time.perf_counter() - t0, out.get("prompt"), list(out.get("refused", [])), out.get("reason", ""))
+    out = READERS[reader](q.text, opts, manifest, R, arm=arm, option_ids=option_ids, verify=verify, llm=llm, parsed=q)
+    return Answer(q.text, arm, out.get("reader", reader), opts, out.get("choice"), out.get("text", ""), manifest, got,
+                  time.perf_counter() - t0, out.get("prompt"), list(out.get("refused", [])), out.get("reason", ""), q)
 
 READERS: dict = {}   # name -> fn(question, options, manifest, retriever, **context) -> dict(choice, text, prompt, refused, reason, reader)
 
@@ -555,18 +597,23 @@ def register_reader(name: str, fn, replace: bool = False):
     READERS[name] = fn
     return fn
 
-def _offline_reader(question, options, manifest, R, option_ids=None, verify=True, **_):
-    rd = read_offline(question, options, manifest, R.graph, option_ids, verify=verify)
+def _offline_reader(question, options, manifest, R, option_ids=None, verify=True, parsed=None, **_):
+    if not options:     # a free question: the focused reader of notebook 12b, loaded by name on first use
+        from importlib import import_module
+        return import_module("epigraph.focused").free_reader(question, options, manifest, R, parsed=parsed, verify=verify)
+    rd = read_offline(question, options, manifest, R.graph, option_ids, verify=verify, parsed=parsed)
     return dict(choice=rd.choice, text=write_answer(manifest, rd, options), refused=sorted(rd.refused), reason=rd.reason, reader="offline")
 
-def _llm_reader(question, options, manifest, R, arm="", llm=None, **_):
+def _llm_reader(question, options, manifest, R, arm="", llm=None, parsed=None, **_):
     from epigraph.llm import LLMOutputError
     name = f"llm:{llm.model if llm is not None else _llm_name()}"
     try:
-        choice, text, prompt = read_llm(question, options, manifest, arm, llm)
-        return dict(choice=choice, text=text, prompt=prompt, reader=name)
+        choice, text, prompt = read_llm(question, options, manifest, arm, llm, parsed)
+        text, removed = checked_citations(text, manifest)
+        why = f"removed citations of evidence it was not given: {', '.join(removed)}" if removed else ""
+        return dict(choice=choice, text=text, prompt=prompt, reader=name, reason=why)
     except LLMOutputError as e:        # a reply that is not valid JSON is an answer without content, kept with its reason
-        return dict(choice=None, text="", prompt=build_prompt(question, options, manifest, arm), reason=f"LLM output rejected: {e}", reader=name)
+        return dict(choice=None, text="", prompt=build_prompt(question, options, manifest, arm, parsed), reason=f"LLM output rejected: {e}", reader=name)
 
 register_reader("offline", _offline_reader)
 register_reader("llm", _llm_reader)
@@ -650,9 +697,10 @@ def offline_html(html: str) -> str:
     return _EXTERNAL.sub("", html)
 
 def subgraph_html(retrieved: Retrieved, gi: GraphIndex, title: str = "") -> str:
-    "A self-contained interactive HTML page of a retrieval result's nodes and edges (no external resources)."
+    "A self-contained interactive HTML page of a retrieval result's nodes and edges (no external resources; the title escaped)."
+    import html
     from pyvis.network import Network
-    net = Network(height="640px", width="100%", directed=True, cdn_resources="in_line", notebook=False, heading=title)
+    net = Network(height="640px", width="100%", directed=True, cdn_resources="in_line", notebook=False, heading=html.escape(title))
     layer = dict(zip(gi.kg.entities.entity_id, gi.kg.entities.layer))
     seeds = set(retrieved.seeds.entity_id)
     ids = sorted(set(retrieved.nodes.entity_id) | set(retrieved.edges["head"]) | set(retrieved.edges["tail"]))
