@@ -8,7 +8,7 @@ import argparse, json, sys, traceback
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['parser', 'main']
+__all__ = ['printable', 'parser', 'main']
 
 # %% ../nbs/16_cli.ipynb #37a6dfd3
 def _cmd_sources(args):
@@ -80,11 +80,15 @@ def _cmd_pubmed(args):
                        base_url=args.base_url or NCBI_EUTILS, progress=not args.quiet)
     print(res.summary())
 
+def printable(text: str) -> str:
+    "`text` with control characters (a stray \\r, a NUL) escaped, so that one line prints as one line."
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
 def _reject_line(r) -> str:
     "One set-aside record as the user reads it: file, line (a whole number) or record id, and why."
     import pandas as pd
     where = (f" line {int(r.line)}" if not pd.isna(r.line) else "") + (f" (record {r.record_id})" if not pd.isna(r.record_id) else "")
-    return f"  set aside: {Path(r.file).name}{where}: {r.reason}"
+    return printable(f"  set aside: {Path(r.file).name}{where}: {r.reason}")
 
 def _cmd_extract(args):
     from epigraph.relations import extract_file
@@ -181,7 +185,7 @@ def _error_line(e: Exception, command: str) -> str:
     if _is_internal(e):
         return f"epigraph: error: unexpected {type(e).__name__} in `{command}` — rerun with --debug for the traceback and report it"
     text = e.args[0] if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str) else str(e)
-    return f"epigraph: error: {' '.join(text.split()) or type(e).__name__}"
+    return f"epigraph: error: {printable(' '.join(text.split())) or type(e).__name__}"
 
 def main(argv: list[str]|None = None) -> int:
     "Entry point of the `epigraph` command; returns the exit status."

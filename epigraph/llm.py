@@ -188,6 +188,8 @@ def _send(self: LLM, messages: list[dict], params: dict, retries: int|None = Non
     u = r.usage.model_dump() if getattr(r, "usage", None) else {}
     u = {k: u.get(k) or 0 for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
     self._count(calls=1, **u)
+    if not getattr(r, "choices", None):   # a server may answer 200 with no choice at all
+        raise LLMError(f"LLM request to {self.base_url}: the answer holds no choices (after {b.attempts} attempt(s))")
     choice = r.choices[0]
     return Completion(text=choice.message.content or "", finish_reason=choice.finish_reason,
                       model=r.model or self.model, usage=u)
