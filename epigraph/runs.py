@@ -15,7 +15,8 @@ from . import metrics
 from .bench import Item, build_task, task_names
 
 # %% auto #0
-__all__ = ['SCORE_COLUMNS', 'CODE_MODULES', 'BINARY', 'task_retriever', 'score_answer', 'code_version', 'run', 'table', 'compare']
+__all__ = ['SCORE_COLUMNS', 'CODE_MODULES', 'HINTS_BY_KIND', 'BINARY', 'task_retriever', 'score_answer', 'code_version',
+           'item_hints', 'run', 'table', 'compare']
 
 # %% ../nbs/13a_runs.ipynb #e35bbfa0
 def task_retriever(items: list[Item], base: Retriever|None = None) -> Retriever:
@@ -61,7 +62,7 @@ def score_answer(item: Item, a: Answer, registry, names: dict) -> dict:
                 kg_evidence_coverage=metrics.kg_evidence_coverage(a.text, retrieved) if retrieved else math.nan)
 
 # %% ../nbs/13a_runs.ipynb #2833e45d
-CODE_MODULES = ("retrieval", "uretrieval", "hypergraph", "answer", "metrics", "runs")
+CODE_MODULES = ("retrieval", "uretrieval", "hypergraph", "question", "answer", "focused", "metrics", "runs")
 
 @lru_cache(maxsize=1)
 def code_version() -> str:
@@ -87,6 +88,17 @@ def _read_cache(path: Path) -> dict:
             except json.JSONDecodeError: continue            # a line cut by an interruption: answered again
             out[row["key"]] = row
     return out
+
+HINTS_BY_KIND = {   # item kind -> what its structured fields say the question asks (the parse's hints)
+    "guideline_in_force": dict(target="guideline"), "superseded_by": dict(target="guideline", form="replaced"),
+    "g4e_membership": dict(target="gene"), "onset_window": dict(target="onset", form="when"),
+    "milestone_order": dict(target="onset", form="order")}
+
+def item_hints(item: Item) -> dict:
+    "The parse hints an item's structured fields give: its kind's target and form, its as-of day (not for supersession)."
+    h = dict(HINTS_BY_KIND.get(item.kind, {}))
+    if item.meta.get("as_of") and item.kind != "superseded_by": h["as_of"] = str(item.meta["as_of"])[:10]
+    return h
 
 def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str = "offline", split: str|None = "report",
         items: dict[str, list[Item]]|None = None, sample: int|None = None, seed: int = 0, params: dict|None = None,
@@ -114,7 +126,8 @@ def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str 
                 for arm in arms_:
                     key = _run_key(it, arm, reader, params)
                     if key not in done:
-                        a = answer(it.question, it.options, arm=arm, reader=reader, retriever=R, option_ids=it.option_ids, llm=llm, **params)
+                        a = answer(it.question, it.options, arm=arm, reader=reader, retriever=R, option_ids=it.option_ids, llm=llm,
+                                   hints=item_hints(it), **params)
                         row = dict(key=key, task=task, item_id=it.item_id, split=it.split, kind=it.kind, arm=arm, reader=a.reader,
                                    choice=a.choice, chosen=a.chosen, gold=it.answer, seconds=round(a.seconds, 4), text=a.text,
                                    cited=a.cited, manifest_rows=len(a.manifest), **score_answer(it, a, registry, names))
