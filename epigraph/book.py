@@ -39,16 +39,18 @@ def save_table(df: pd.DataFrame, name: str, chapter: str, float_format: str = "%
     shown = df.astype(object).where(df.notna(), None)   # missing values print as blanks, not <NA>/nan
     shown = shown.map(lambda v: v.replace("|", "\\|") if isinstance(v, str) else v)  # a bare | would split the cell
     with replacing(md) as tmp:
-        tmp.write_text(shown.to_markdown(index=False, floatfmt=float_format.lstrip("%"), missingval="") + "\n", encoding="utf-8")
+        text = shown.to_markdown(index=False, floatfmt=float_format.lstrip("%"), missingval="")
+        tmp.write_text(text + "\n", encoding="utf-8")
     return [csv, md]
 
 # %% ../nbs/15_book.ipynb #b79809c2
 def save_figure(name: str, chapter: str, *, html_fig=None, png_fig=None) -> list[Path]:
-    "Write a plotly figure as `<name>.html` and/or a matplotlib figure as `<name>.png`, deterministically and atomically."
+    "Write a plotly figure as `<name>.html` and/or a matplotlib figure as `<name>.png`, deterministically, atomically."
     d, out = chapter_dir(chapter), []
     if html_fig is not None:
         p = d/f"{name}.html"   # a fixed div id keeps the file identical from run to run
-        with replacing(p) as tmp: html_fig.write_html(tmp, include_plotlyjs="directory", full_html=True, div_id=f"fig-{name}")
+        with replacing(p) as tmp:
+            html_fig.write_html(tmp, include_plotlyjs="directory", full_html=True, div_id=f"fig-{name}")
         out.append(p)
     if png_fig is not None:
         p = d/f"{name}.png"
@@ -91,7 +93,7 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
     out = executed_dir()/nb.name
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.time()
-    with replacing(out) as tmp:   # papermill saves after every cell: the previous executed copy stays whole until the end
+    with replacing(out) as tmp:   # papermill saves after every cell: the previous copy stays whole until the end
         try:
             pm.execute_notebook(str(nb), str(tmp), parameters=parameters or {}, kernel_name=kernel, language="python",
                                 cwd=str(nb.parent), progress_bar=False, log_output=False)

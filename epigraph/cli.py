@@ -33,9 +33,11 @@ def _chapter_params(text: str|None) -> dict|None:
         raise ValueError(f"--params is not valid JSON (at character {getattr(e, 'pos', '?')}) — "
                          'give an object such as {"20_data_overview": {"param": 1}}') from None
     if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
-        raise ValueError('--params must be a JSON object of objects, one per chapter: {"20_data_overview": {"param": 1}}')
+        raise ValueError('--params must be a JSON object of objects, one per chapter: '
+                         '{"20_data_overview": {"param": 1}}')
     if unknown := sorted(set(params) - {nb.stem for nb in chapters()}):
-        raise ValueError(f"--params names no chapter {unknown[0]!r}; chapters: {', '.join(nb.stem for nb in chapters())}")
+        names = ", ".join(nb.stem for nb in chapters())
+        raise ValueError(f"--params names no chapter {unknown[0]!r}; chapters: {names}")
     return params
 
 def _cmd_reproduce(args):
@@ -87,7 +89,8 @@ def printable(text: str) -> str:
 def _reject_line(r) -> str:
     "One set-aside record as the user reads it: file, line (a whole number) or record id, and why."
     import pandas as pd
-    where = (f" line {int(r.line)}" if not pd.isna(r.line) else "") + (f" (record {r.record_id})" if not pd.isna(r.record_id) else "")
+    where = (f" line {int(r.line)}" if not pd.isna(r.line) else "") + \
+            (f" (record {r.record_id})" if not pd.isna(r.record_id) else "")
     return printable(f"  set aside: {Path(r.file).name}{where}: {r.reason}")
 
 def _cmd_extract(args):
@@ -183,7 +186,8 @@ def _is_internal(e: Exception) -> bool:
 def _error_line(e: Exception, command: str) -> str:
     "The one line a user reads: the library's own message, or a pointer to --debug for an internal error."
     if _is_internal(e):
-        return f"epigraph: error: unexpected {type(e).__name__} in `{command}` — rerun with --debug for the traceback and report it"
+        return (f"epigraph: error: unexpected {type(e).__name__} in `{command}` — "
+                "rerun with --debug for the traceback and report it")
     text = e.args[0] if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str) else str(e)
     return f"epigraph: error: {printable(' '.join(text.split())) or type(e).__name__}"
 

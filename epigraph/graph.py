@@ -707,11 +707,13 @@ def _remove_abandoned(folder: Path) -> None:
 
 # %% ../nbs/08_graph.ipynb #a9b951dd
 def check_graph_folder(folder) -> Path:
-    "`folder` as a Path, or a one-line error, before any work, when it is a file or holds other files than a saved graph."
+    "`folder` as a Path; a one-line error, before any work, when it is a file or holds files but no saved graph."
     folder = Path(folder)
-    if folder.exists() and not folder.is_dir(): raise NotADirectoryError(f"{folder} is a file, not a folder — give a folder for the graph")
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(f"{folder} is a file, not a folder — give a folder for the graph")
     if folder.is_dir() and any(folder.iterdir()) and not (folder/"manifest.json").exists():
-        raise ValueError(f"{folder} holds other files and no saved graph — give a new or empty folder (a saved graph is replaced whole)")
+        raise ValueError(f"{folder} holds other files and no saved graph — give a new or empty folder "
+                         "(a saved graph is replaced whole)")
     return folder
 
 def read_manifest(folder) -> dict:
@@ -719,7 +721,8 @@ def read_manifest(folder) -> dict:
     path = Path(folder)/"manifest.json"
     if not path.exists(): raise FileNotFoundError(f"{folder}: no manifest.json — build the graph with save_kg first")
     try: m = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError: raise ValueError(f"{path} is not valid JSON — the saved graph is damaged; rebuild it (epigraph build)") from None
+    except ValueError:
+        raise ValueError(f"{path} is not valid JSON — the saved graph is damaged; rebuild it (epigraph build)") from None
     if not isinstance(m, dict) or not isinstance(m.get("tables"), dict) or not all(
             isinstance(m["tables"].get(t), dict) and "file_sha256" in m["tables"][t] for t in KG_TABLES):
         raise ValueError(f"{path} does not list the hashes of the tables {', '.join(KG_TABLES)} — rebuild the graph")
@@ -797,7 +800,8 @@ def load_kg(folder, verify: bool = True) -> KG:
     tables = {}
     for name in KG_TABLES:
         path = folder/f"{name}.parquet"
-        if not path.is_file(): raise FileNotFoundError(f"{path} is missing — the graph in {folder} is incomplete; rebuild it")
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} is missing — the graph in {folder} is incomplete; rebuild it")
         if verify and _sha_file(path) != manifest["tables"][name]["file_sha256"]:
             raise ValueError(f"{path}: SHA-256 differs from manifest.json — the file changed since it was written; rebuild the graph")
         try: df = _lists(pd.read_parquet(path))

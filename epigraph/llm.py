@@ -176,7 +176,8 @@ def _send(self: LLM, messages: list[dict], params: dict, retries: int|None = Non
         for attempt in range(retries + 1):
             try: r = self._request(b, messages, params, headers); break
             except _DeadlinePassed:
-                raise LLMError(f"LLM request to {self.base_url}: no answer within the {self.deadline:g} s deadline after "
+                raise LLMError(f"LLM request to {self.base_url}: no answer within the {self.deadline:g} s deadline "
+                               f"after "
                                f"{b.attempts} attempt(s) — set EPIGRAPH_LLM_DEADLINE_S to wait longer") from None
             except Exception as e:
                 wait = delays[attempt] * (1 + 0.25 * random.random()) if attempt < retries else 0

@@ -660,7 +660,7 @@ def extract(documents: pd.DataFrame, mentions: pd.DataFrame|None = None, use_llm
     problems = [(d.pmid, p) for d in docs.itertuples(index=False) if (p := _document_problem(d))]
     docs = docs[~docs.pmid.isin({p for p, _ in problems})].reset_index(drop=True)
     mentions = _entities(docs) if mentions is None else mentions[mentions.pmid.isin(set(docs.pmid))]
-    if failed := _entity_errors(mentions):   # a document the entity extractor could not read is set aside, not kept empty
+    if failed := _entity_errors(mentions):   # a document the entity extractor cannot read is set aside, not kept
         problems += failed; docs = docs[~docs.pmid.isin({p for p, _ in failed})].reset_index(drop=True)
     tables = {"rule": rule_triplets(docs, mentions), "learned": learned_triplets(docs, mentions, model)}
     llm_errors = pd.DataFrame(columns=LLM_ERROR_COLUMNS)
@@ -676,7 +676,8 @@ def _binary_problem(head: bytes) -> str|None:
     "Why the first bytes of a file say it is not a text file (NUL bytes, gzip, mostly undecodable), or None."
     if head.startswith(b"\x1f\x8b"): return "is gzip-compressed — decompress it first"
     if (i := head.find(b"\x00")) >= 0: return f"holds binary data (a NUL byte at byte {i}) — give a UTF-8 text file"
-    if head.decode("utf-8", "replace").count("\ufffd") > 0.1 * len(head): return "is mostly not UTF-8 text — give a UTF-8 text file"
+    if head.decode("utf-8", "replace").count("\ufffd") > 0.1 * len(head):
+        return "is mostly not UTF-8 text — give a UTF-8 text file"
     return None
 
 def read_documents(path: Path|str) -> sources.Loaded:
@@ -703,7 +704,8 @@ def check_output_path(out_path: Path|str, *inputs: Path|str) -> Path:
     out = Path(out_path)
     for i in map(Path, inputs):
         if out.resolve() == i.resolve() or (out.exists() and i.exists() and out.samefile(i)):
-            raise ValueError(f"output {out} is the input file {i} — give another output path (inputs are never overwritten)")
+            raise ValueError(f"output {out} is the input file {i} — give another output path "
+                             "(inputs are never overwritten)")
     if out.is_dir(): raise IsADirectoryError(f"output {out} is a folder — give the path of a file to write")
     if not out.parent.is_dir(): raise FileNotFoundError(f"output folder {out.parent} does not exist — create it first")
     return out

@@ -32,7 +32,8 @@ class Rejects:
         self.rows.append(dict(source=self.source, file=str(file), line=line, record_id=None if record_id is None else str(record_id), reason=reason))
         name, n, log = Path(str(file)).name, len(self.rows), get_logger("epigraph.sources")
         if n <= self.logged: log.warning(f"{name} line {line}: {reason} — record skipped (see rejects)")
-        elif n == self.logged + 1: log.warning(f"{name}: more records set aside; only the first {self.logged} are logged (see rejects)")
+        elif n == self.logged + 1:
+            log.warning(f"{name}: more records set aside; only the first {self.logged} are logged (see rejects)")
     def __len__(self): return len(self.rows)
     def frame(self) -> pd.DataFrame: return pd.DataFrame(self.rows, columns=REJECT_COLUMNS)
 
@@ -160,7 +161,9 @@ def _last_line_cut(self, no: int, raw: bytes):
     for rows, n in zip((self.docs, self.mentions, self.relations), before):
         if len(rows) > n:
             row = rows.pop(); self.reject(no, row["pmid"], _CUT)
-            if rows is self.docs: del self.first_line[row["pmid"]]; self.block = dict(rejected=no, pmid=row["pmid"], expects_abstract=False)
+            if rows is self.docs:
+                del self.first_line[row["pmid"]]
+                self.block = dict(rejected=no, pmid=row["pmid"], expects_abstract=False)
 
 _PubTatorReader._annotation, _PubTatorReader.line, _PubTatorReader.last_line_cut = _annotation, _line, _last_line_cut
 

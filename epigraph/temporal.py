@@ -758,7 +758,8 @@ def _build(out_dir: Path, progress: bool):
 def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = False):
     "Assemble the graph, date its evidence and save it under `out_dir` (default `build_dir/kg`); returns the KG."
     from epigraph.graph import check_graph_folder
-    out_dir = check_graph_folder(Path(out_dir) if out_dir is not None else get_settings().build_dir/"kg")   # before any work
+    out_dir = Path(out_dir) if out_dir is not None else get_settings().build_dir/"kg"
+    check_graph_folder(out_dir)   # before any work
     with _build_lock(out_dir): kg, stages = _build(out_dir, progress)
     if not quiet:
         ev = kg.evidence
