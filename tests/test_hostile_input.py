@@ -37,13 +37,14 @@ def quiet_rejects():
     yield
     log.setLevel(level)
 
-# CI runs a fixed, modest sample; EPIGRAPH_FUZZ_EXAMPLES=500 EPIGRAPH_FUZZ_RANDOM=1 searches wider (what was run before commit)
+# CI runs a fixed, modest sample; EPIGRAPH_FUZZ_EXAMPLES=300 EPIGRAPH_FUZZ_RANDOM=1 searches wider (run before commit)
 EXAMPLES, RANDOM = int(os.environ.get("EPIGRAPH_FUZZ_EXAMPLES", "25")), os.environ.get("EPIGRAPH_FUZZ_RANDOM") == "1"
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not RANDOM,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 # a bug's text: what must never reach a user
-INTERNAL = re.compile(r"Traceback|unexpected \w+ in `|object has no attribute|NoneType|not subscriptable|invalid literal"
+INTERNAL = re.compile(r"Traceback|unexpected \w+ in `|object has no attribute|NoneType|not subscriptable"
+                      r"|invalid literal"
                       r"|Expecting value|codec can't|KeyError|IndexError|list index|unsupported operand|line \d+\.0\b")
 
 
@@ -98,7 +99,8 @@ def assert_one_line_error(status: int, err: str, says: str = ""):
 def digest(path: Path) -> str: return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-SUMMARY = re.compile(r": (\d+) documents, (\d+) mentions, (\d+) CID relations \((\d+) triplets in all\); (\d+) records set aside$")
+SUMMARY = re.compile(r": (\d+) documents, (\d+) mentions, (\d+) CID relations \((\d+) triplets in all\); "
+                     r"(\d+) records set aside$")
 
 
 def check_extract(data: bytes, tmp: Path, name: str = "input.txt"):
@@ -119,7 +121,8 @@ def check_extract(data: bytes, tmp: Path, name: str = "input.txt"):
     n_docs, n_mentions, n_cid, _, n_aside = map(int, m.groups())
     written = read_pubtator(dst, "fuzz")
     assert len(written.rejects) == 0 and written.reconciles            # what is written reads back whole
-    assert (len(written["documents"]), len(written["mentions"]), len(written["relations"])) == (n_docs, n_mentions, n_cid)
+    tables = (len(written["documents"]), len(written["mentions"]), len(written["relations"]))
+    assert tables == (n_docs, n_mentions, n_cid)
     loaded = read_documents(src)
     later = n_aside - len(loaded.rejects)                              # set aside after reading: whole documents
     assert later >= 0 and n_docs + later == len(loaded["documents"])
@@ -132,7 +135,8 @@ def check_extract(data: bytes, tmp: Path, name: str = "input.txt"):
 # ---------------------------------------------------------------- PubTator and PubMed XML through `epigraph extract`
 
 BLOCKS = fetch("bc5cdr-dev").read_bytes().split(b"\n\n")[:6]
-junk = st.binary(min_size=1, max_size=6) | st.sampled_from([b"\t", b"|", b"|t|", b"|a|", b"\r", b"\xff\xfe", b"\x00", b"\n"])
+junk = st.binary(min_size=1, max_size=6) | st.sampled_from([b"\t", b"|", b"|t|", b"|a|", b"\r", b"\xff\xfe", b"\x00",
+                                                            b"\n"])
 
 
 def _mutate_lines(data: bytes, steps) -> bytes:
@@ -176,7 +180,8 @@ def _mutate_xml(data: bytes, steps) -> bytes:
 
 
 xml_step = st.tuples(st.sampled_from(["truncate", "garbage", "delete_tag", "drop_range"]), st.integers(0, 10**6),
-                     st.integers(0, 10**6), junk | st.sampled_from([b"&", b"<", b"]]>", b"<!DOCTYPE x [<!ENTITY e 'e'>]>"]))
+                     st.integers(0, 10**6),
+                     junk | st.sampled_from([b"&", b"<", b"]]>", b"<!DOCTYPE x [<!ENTITY e 'e'>]>"]))
 
 
 @FUZZ
@@ -186,14 +191,16 @@ def test_extract_damaged_pubmed_xml(tmp_path_factory, steps):
 
 
 @FUZZ
-@given(data=st.binary(max_size=600) | st.text(alphabet=st.sampled_from("0123456789|ta\t\n -<>Ab"), max_size=400).map(str.encode))
+@given(data=st.binary(max_size=600)
+       | st.text(alphabet=st.sampled_from("0123456789|ta\t\n -<>Ab"), max_size=400).map(str.encode))
 def test_extract_random_input(tmp_path_factory, data):
     check_extract(data, tmp_path_factory.mktemp("rnd"))
 
 
 WEATHER = b"900000020|t|A note on weather\n900000020|a|The weather was sunny.\n"
 BOMB = (b'<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">'
-        + b"".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10 if i > 1 else "&lol;" * 10}">'.encode() for i in range(1, 10))
+        + b"".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10 if i > 1 else "&lol;" * 10}">'.encode()
+                   for i in range(1, 10))
         + b']>\n<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID Version="1">900000030</PMID><Article>'
           b"<ArticleTitle>&lol9;</ArticleTitle></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n")
 
@@ -227,7 +234,8 @@ def test_extract_line_numbers_are_whole_numbers(tmp_path):
     data = WEATHER + b"\n900000022|a|An abstract without its title.\n"
     (tmp_path / "in.txt").write_bytes(data)
     status, out, err = run("extract", tmp_path / "in.txt", tmp_path / "out.txt")
-    assert status == 0 and err == "  set aside: in.txt line 4 (record 900000022): abstract line without its title line just before it\n"
+    assert status == 0 and err == ("  set aside: in.txt line 4 (record 900000022): "
+                                   "abstract line without its title line just before it\n")
 
 
 def test_extract_careless_paths(tmp_path):
@@ -248,7 +256,8 @@ def test_extract_careless_paths(tmp_path):
 # ---------------------------------------------------------------- `reproduce --params`
 
 json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-                           lambda v: st.lists(v, max_size=3) | st.dictionaries(st.text(max_size=6).map(lambda k: "zz" + k), v, max_size=3),
+                           lambda v: st.lists(v, max_size=3)
+                           | st.dictionaries(st.text(max_size=6).map(lambda k: "zz" + k), v, max_size=3),
                            max_leaves=8)
 
 
@@ -267,7 +276,8 @@ def test_reproduce_params_are_checked_before_any_work(text):
 def saved_graph(tmp_path_factory):
     from epigraph.graph import KG, save_kg
     kg = KG(entities=pd.DataFrame({"entity_id": ["SYN:A", "SYN:B"], "name": ["synthetic A", "synthetic B"]}),
-            triplets=pd.DataFrame({"triplet_id": ["T1"], "head": ["SYN:A"], "predicate": ["associated_with"], "tail": ["SYN:B"]}),
+            triplets=pd.DataFrame({"triplet_id": ["T1"], "head": ["SYN:A"], "predicate": ["associated_with"],
+                                   "tail": ["SYN:B"]}),
             evidence=pd.DataFrame({"evidence_id": ["E1"], "triplet_id": ["T1"], "pmid": [900000040]}),
             conflicts=pd.DataFrame({"conflict_id": pd.Series([], dtype=object)}))
     return save_kg(kg, tmp_path_factory.mktemp("graph") / "kg")
@@ -299,7 +309,8 @@ def edf_file(tmp_path_factory):
     return write_edf(tmp_path_factory.mktemp("edf") / "synthetic.edf", rec).read_bytes()
 
 
-edf_step = st.tuples(st.sampled_from(["byte", "field", "truncate", "append"]), st.integers(0, 10**7), st.binary(min_size=1, max_size=8))
+edf_step = st.tuples(st.sampled_from(["byte", "field", "truncate", "append"]), st.integers(0, 10**7),
+                     st.binary(min_size=1, max_size=8))
 
 
 @FUZZ
@@ -342,7 +353,8 @@ REPLIES = {
 }
 
 
-@settings(max_examples=max(20, EXAMPLES // 2), deadline=None, derandomize=not RANDOM, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=max(20, EXAMPLES // 2), deadline=None, derandomize=not RANDOM,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(script=st.lists(st.sampled_from(sorted(REPLIES)), min_size=1, max_size=6))
 def test_llm_replies_give_a_valid_value_or_a_clear_error(tmp_path_factory, script):
     import jsonschema

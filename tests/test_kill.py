@@ -30,8 +30,10 @@ version, rows, folder = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 ids = [f"SYN:{i:07d}" for i in range(rows)]
 rng = np.random.default_rng(version)
 kg = KG(entities=pd.DataFrame({"entity_id": ["SYN:A", "SYN:B"], "name": [f"synthetic v{version}", "synthetic B"]}),
-        triplets=pd.DataFrame({"triplet_id": ["T1"], "head": ["SYN:A"], "predicate": ["associated_with"], "tail": ["SYN:B"]}),
-        evidence=pd.DataFrame({"evidence_id": ids, "triplet_id": "T1", "text": rng.integers(0, 10**12, rows).astype(str),
+        triplets=pd.DataFrame({"triplet_id": ["T1"], "head": ["SYN:A"], "predicate": ["associated_with"],
+                               "tail": ["SYN:B"]}),
+        evidence=pd.DataFrame({"evidence_id": ids, "triplet_id": "T1",
+                               "text": rng.integers(0, 10**12, rows).astype(str),
                                "version": str(version)}),
         conflicts=pd.DataFrame({"conflict_id": pd.Series([], dtype=object)}))
 print("ready", flush=True)
@@ -183,8 +185,8 @@ def test_reproduce_killed_at_random_moments_keeps_whole_outputs(tmp_path):
     assert r.returncode == 0, err
     assert _reproduce_outputs(root) == "first"
     for k in range(2):
-        r = _epigraph("reproduce", "--no-build", "--quiet", "--params", json.dumps({"20_synthetic": {"RUN": f"kill{k}"}}),
-                      env=env)
+        params = json.dumps({"20_synthetic": {"RUN": f"kill{k}"}})
+        r = _epigraph("reproduce", "--no-build", "--quiet", "--params", params, env=env)
         delay = rng.uniform(0.3 * took, 1.1 * took)
         time.sleep(delay)
         _kill_tree(r.pid)                          # the command and the kernel it started
