@@ -10,20 +10,7 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['printable', 'parser', 'main']
 
-# %% ../nbs/16_cli.ipynb #37a6dfd3
-def _cmd_sources(args):
-    from epigraph.config import registry_table
-    t = registry_table()
-    print(t[["name", "kind", "licence", "path"]].to_string(index=False))
-
-def _cmd_fetch(args):
-    from epigraph.config import fetch
-    for name in args.names: print(fetch(name))
-
-def _cmd_build(args):
-    from epigraph.temporal import build
-    build(Path(args.out) if args.out else None, progress=not args.quiet)
-
+# %% ../nbs/16_cli.ipynb #c7a9e2b1
 def _chapter_params(text: str|None) -> dict|None:
     "`--params` read as a JSON object of objects, one per chapter named; a one-line error otherwise."
     if not text: return None
@@ -39,6 +26,22 @@ def _chapter_params(text: str|None) -> dict|None:
         names = ", ".join(nb.stem for nb in chapters())
         raise ValueError(f"--params names no chapter {unknown[0]!r}; chapters: {names}")
     return params
+
+# %% ../nbs/16_cli.ipynb #37a6dfd3
+def _cmd_sources(args):
+    from epigraph.config import registry_table
+    t = registry_table()
+    print(t[["name", "kind", "licence", "path"]].to_string(index=False))
+
+def _cmd_fetch(args):
+    from epigraph.config import fetch
+    for name in args.names: print(fetch(name))
+
+def _cmd_build(args):
+    from epigraph.temporal import build
+    from epigraph.ask import served_retriever
+    build(Path(args.out) if args.out else None, progress=not args.quiet)
+    served_retriever(Path(args.out) if args.out else None)   # what `ask` loads, so that its first call is fast too
 
 def _cmd_reproduce(args):
     from epigraph.book import reproduce

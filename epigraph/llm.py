@@ -151,7 +151,7 @@ def _count(self: LLM, **inc) -> None:
     with self._lock:
         for k, v in inc.items(): self.usage[k] = self.usage.get(k, 0) + (v or 0)
 
-# %% ../nbs/03_llm.ipynb #8d709349
+# %% ../nbs/03_llm.ipynb #d41e7c02
 class _DeadlinePassed(Exception): "The call's deadline passed before another request could be sent."
 
 @patch
@@ -165,6 +165,7 @@ def _request(self: LLM, b: CallBudget, messages: list[dict], params: dict, heade
                                                       timeout=max(0.01, min(self.timeout, b.left())), **params)
     finally: self._gate.release()
 
+# %% ../nbs/03_llm.ipynb #8d709349
 @patch
 def _send(self: LLM, messages: list[dict], params: dict, retries: int|None = None) -> Completion:
     "One request to the endpoint, retried on 429/5xx/time-outs with exponential backoff, within the call's deadline."
