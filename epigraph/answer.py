@@ -15,9 +15,9 @@ import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retri
 
 # %% auto #0
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
-           'ASKED_RELATIONS', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT', 'ANSWER_SCHEMA',
-           'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest', 'cited_date',
-           'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of',
+           'REGISTRY', 'ASKED_RELATIONS', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT',
+           'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest',
+           'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of',
            'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence', 'Reading', 'decide',
            'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated', 'onset_term_windows',
            'question_entities', 'read_offline', 'evidence_lines', 'parse_hints', 'build_prompt', 'read_llm',
@@ -47,7 +47,9 @@ def _evidence_rows(gi: GraphIndex) -> tuple[pd.DataFrame, dict]:
         order = ev.assign(_has=ev.pmid.notna(), _gold=ev.get("curated_gold", False), _date=ev.date.astype(str)) \
                   .sort_values(["triplet_id", "_has", "_gold", "_date", "evidence_id"], ascending=[True, False, False, False, True])
         ev = order.drop(columns=["_has", "_gold", "_date"]).reset_index(drop=True)
-        pos = ev.groupby("triplet_id", sort=False).indices
+        t = ev.triplet_id.to_numpy()
+        cut = np.flatnonzero(np.r_[True, t[1:] != t[:-1], True]) if len(t) else np.array([0])
+        pos = {t[a]: range(a, b) for a, b in zip(cut[:-1].tolist(), cut[1:].tolist())}   # rows are grouped by triplet
         gi._evidence_rows = (ev, pos)
     return gi._evidence_rows
 
@@ -60,14 +62,13 @@ def graph_manifest(gi: GraphIndex, edges: pd.DataFrame, per_edge: int = 2) -> pd
     "The evidence behind retrieved edges: one manifest row per (edge, evidence row), at most `per_edge` per edge."
     if edges is None or not len(edges): return empty_manifest()
     ev, pos = _evidence_rows(gi)
-    rows = []
-    for e in edges.itertuples(index=False):
-        for i in list(pos.get(e.triplet_id, []))[:per_edge]:
-            r = ev.iloc[i]
-            rows.append(dict(key=evidence_key(r.pmid, r.source, r.record_id), pmid=r.pmid, source=r.source, record_id=r.record_id,
-                             date=cited_date(r), tier=e.tier, triplet_id=e.triplet_id,
-                             head=e.head, head_name=gi.names[gi.index[e.head]], predicate=e.predicate, tail=e.tail,
-                             tail_name=gi.names[gi.index[e.tail]], text=str(r.quote), injected=False))
+    pairs = [(e, i) for e in edges.itertuples(index=False) for i in list(pos.get(e.triplet_id, []))[:per_edge]]
+    sel = ev.iloc[[i for _, i in pairs]] if pairs else ev.iloc[[]]       # one lookup for every row, not one per row
+    rows = [dict(key=evidence_key(r.pmid, r.source, r.record_id), pmid=r.pmid, source=r.source, record_id=r.record_id,
+                 date=cited_date(r), tier=e.tier, triplet_id=e.triplet_id,
+                 head=e.head, head_name=gi.names[gi.index[e.head]], predicate=e.predicate, tail=e.tail,
+                 tail_name=gi.names[gi.index[e.tail]], text=str(r.quote), injected=False)
+            for (e, _), r in zip(pairs, sel.itertuples(index=False))]
     return pd.DataFrame(rows, columns=MANIFEST_COLUMNS).astype({"pmid": "Int64"}) if rows else empty_manifest()
 
 # %% ../nbs/12_answer.ipynb #ad7f0ebf
@@ -106,11 +107,12 @@ VERBS = {"first_line_for": "is a first-line treatment for", "treated_with": "is 
          "caused_by_gene": "can be caused by variants in", "characterized_by": "is characterised by",
          "gene_drug_interaction": "has a pharmacogenomic interaction with"}
 
-def question_kind(question: str, options: list[str]|None) -> str:
-    "free, yes_no, avoid or recommend, from the options and the question's wording."
+def question_kind(question: str, options: list[str]|None, parsed: Question|None = None) -> str:
+    "free, yes_no, avoid or recommend, from the options and the parse (a caution asked for) or the question's words."
     if not options: return "free"
     if {str(o).strip().lower() for o in options} <= {"yes", "no", "maybe"}: return "yes_no"
-    return "avoid" if AVOID_WORDS.search(question or "") else "recommend"
+    asks_caution = parsed is not None and parsed.target == "safety" and not re.search(r"\bsafe(?:st|r|ly)?\b", question or "", re.I)
+    return "avoid" if asks_caution or AVOID_WORDS.search(question or "") else "recommend"
 
 # %% ../nbs/12_answer.ipynb #e3635001
 @dataclass
@@ -170,10 +172,14 @@ def unverified_rows(manifest: pd.DataFrame, registry=None) -> list[int]:
     if registry is None: registry = _registry()
     return [j for j, p in enumerate(manifest.pmid) if not pd.isna(p) and int(p) not in registry]
 
-@lru_cache(maxsize=1)
+REGISTRY = None     # the closed-world PMID registry, loaded once (or set from a served copy, `epigraph.ask`)
+
 def _registry():
-    from epigraph.pmids import load_pmid_registry
-    return load_pmid_registry()
+    global REGISTRY
+    if REGISTRY is None:
+        from epigraph.pmids import load_pmid_registry
+        REGISTRY = load_pmid_registry()
+    return REGISTRY
 
 ASKED_RELATIONS = {   # the question's target (epigraph.question) -> the predicate whose evidence supports an option
     "onset": "characterized_by", "inheritance": "characterized_by", "seizure_type": "characterized_by",
@@ -261,12 +267,12 @@ def fact_sentence(row) -> str:
 def cites(manifest: pd.DataFrame, rows: list[int], most: int = 3) -> str:
     "The citations of the given rows and of the other rows stating the same fact, deduplicated, at most `most`."
     seen, out = set(), []
+    facts = list(zip(manifest["head"], manifest.predicate, manifest["tail"]))
+    keys, tiers, dates = manifest.key.tolist(), manifest.tier.tolist(), manifest.date.tolist()
     for j in rows:
-        r = manifest.iloc[j]
-        same = manifest[(manifest["head"] == r["head"]) & (manifest.predicate == r.predicate) & (manifest["tail"] == r["tail"])] \
-               if isinstance(r.predicate, str) else manifest.iloc[[j]]
-        for x in same.itertuples(index=False):
-            if x.key not in seen and len(out) < most: seen.add(x.key); out.append(citation(x.key, x.tier, x.date))
+        same = [k for k, f in enumerate(facts) if f == facts[j]] if isinstance(facts[j][1], str) else [j]
+        for k in same:
+            if keys[k] not in seen and len(out) < most: seen.add(keys[k]); out.append(citation(keys[k], tiers[k], dates[k]))
     return " ".join(out)
 
 def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text}."
@@ -434,7 +440,7 @@ def _read_offline(q: Question, options, manifest, gi, option_ids, skip: set) -> 
     dated = read_dated(question, options, manifest, gi, option_ids, skip, parsed=q)
     if dated is not None: return dated
     q_ents = [e for e in (entity_of(gi, i) for i in q.entity_ids) if e is not None]
-    kind = question_kind(question, options)
+    kind = question_kind(question, options, q)
     touching = [j for j, r in enumerate(manifest.itertuples(index=False)) if isinstance(r.predicate, str) and j not in skip
                 and any(touches(r, q, end) for q in q_ents for end in ("head", "tail"))]
     if kind == "free":
@@ -580,6 +586,8 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     if reader not in READERS: raise ValueError(f"answer: reader must be one of {', '.join(READERS)}, got {reader!r}")
     opts, R, t0 = clean_options(options), retriever or default_retriever(), time.perf_counter()
     q = parse_question(question, R.graph, hints)
+    if not opts and arm == "ppr_pcst" and q.entities and "seeds" not in params:    # a free question's seeds are parsed
+        params = dict(params, seeds=q.entity_ids)
     got = None if arm == "none" else R(retrieval_query(q.searched, opts), arm, **params)
     manifest = manifest_of(R, got)
     if not opts and arm not in ("none", "bm25"): manifest = focused_manifest(R, q, manifest)

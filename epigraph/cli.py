@@ -117,19 +117,26 @@ def _evidence_table(a, most: int = 15):
 
 def _cmd_ask(args):
     from epigraph.answer import answer, subgraph_html
-    opts = [o.strip() for o in args.options.split("|")] if args.options else None
-    a = answer(args.question, opts, arm=args.arm, reader=args.reader)
+    from epigraph.ask import served_retriever, ask_batch, answer_record
+    if args.batch:
+        out = Path(args.out) if args.out else Path(args.batch).with_suffix(".answers.jsonl")
+        res = ask_batch(args.batch, out, arm=args.arm, reader=args.reader, progress=not args.quiet)
+        print(f"{out}: {res['answered']} answered, {res['failed']} set aside (of {res['read']} read) "
+              f"in {res['seconds']} s ({res['per_second']} questions/s)"); return
+    if args.question is None: raise ValueError("ask: give a QUESTION, or --batch FILE")
+    opts = args.options.split("|") if args.options is not None else None
+    R = served_retriever()
+    a = answer(args.question, opts, arm=args.arm, reader=args.reader, retriever=R)
     if args.json:
-        print(json.dumps(dict(question=a.question, arm=a.arm, reader=a.reader, options=a.options, choice=a.chosen, answer=a.text,
-                              cited=a.cited, manifest=json.loads(a.manifest.to_json(orient="records"))), indent=1)); return
+        print(json.dumps(dict(answer_record(a), options=a.options, manifest=json.loads(a.manifest.to_json(orient="records"))),
+                         indent=1, default=str)); return
     print(a.text or f"(no answer: {a.reason})")
     t = _evidence_table(a)
     print(f"\nEvidence given ({len(a.manifest)} rows; {len(a.cited)} cited) — arm {a.arm}, reader {a.reader}, {a.seconds:.2f} s")
     print(t.to_string(index=False) if len(t) else "  (none)")
     if args.html:
         if a.retrieved is None or a.retrieved.edges.empty: raise ValueError(f"--html: the {a.arm} arm returned no subgraph to draw")
-        from epigraph.answer import default_retriever
-        Path(args.html).write_text(subgraph_html(a.retrieved, default_retriever().graph, a.question), encoding="utf-8")
+        Path(args.html).write_text(subgraph_html(a.retrieved, R.graph, a.question), encoding="utf-8")
         print(f"subgraph: {args.html}")
 
 # %% ../nbs/16_cli.ipynb #1afc46f8
@@ -164,7 +171,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("input", help="PubTator or PubMed XML file"); s.add_argument("output", help="PubTator file to write")
     s.set_defaults(run=_cmd_extract)
     s = sub.add_parser("ask", help="answer a question from the graph, with citations and the evidence table")
-    s.add_argument("question"); s.add_argument("--options", help='answer options separated by "|"')
+    s.add_argument("question", nargs="?"); s.add_argument("--options", help='answer options separated by "|"')
+    s.add_argument("--batch", help="a file of questions (one a line, or JSONL with question/options): answers as JSONL")
+    s.add_argument("--out", help="with --batch: the JSONL file to write (default BATCH.answers.jsonl)")
+    s.add_argument("--quiet", action="store_true", help="with --batch: no progress bar")
     s.add_argument("--arm", default="ppr_pcst", help="none, bm25 or a graph retriever (default ppr_pcst)")
     s.add_argument("--reader", default="offline", help="offline (default) or llm (needs EPIGRAPH_LLM_BASE_URL and _MODEL)")
     s.add_argument("--html", help="write the retrieved subgraph to this HTML file")

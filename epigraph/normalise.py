@@ -18,10 +18,10 @@ from .lexicon import load_lexicon, normalise_key, training_mentions
 from .ner import Matcher, SpanSet, find_mentions, default_matcher
 
 # %% auto #0
-__all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'MENTION_COLUMNS',
-           'mention_type', 'Resolution', 'Normaliser', 'fuzzy_match', 'embedding_match', 'is_consistent',
-           'inner_matches', 'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs',
-           'training_documents', 'default_normaliser', 'extract_entities']
+__all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'PRESET',
+           'MENTION_COLUMNS', 'mention_type', 'Resolution', 'TermRows', 'Normaliser', 'fuzzy_match', 'embedding_match',
+           'is_consistent', 'inner_matches', 'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs',
+           'training_documents', 'default_normaliser', 'preset_normaliser', 'extract_entities']
 
 # %% ../nbs/06_normalise.ipynb #a1db4c28
 MENTION_TYPES = {"chemical": "Chemical", "drug": "Chemical", "disease": "Disease", "syndrome": "Disease",
@@ -74,6 +74,16 @@ STAGES = ("exact", "alias", "fuzzy", "embedding")
 DICTIONARY_STAGES = ("exact", "alias")
 _CANDIDATE_WORD = re.compile(r"\b[a-z][a-z-]{4,}(?:" + DISEASE_SUFFIX + "|" + DRUG_SUFFIX + r")s?\b")
 
+class TermRows:
+    "A key's lexicon rows (term, id, type, source, how, count, group), read from the matcher's table when asked for."
+    COLUMNS = ("term", "entity_id", "entity_type", "source", "how", "count", "id_group")
+    def __init__(self, matcher): self.matcher = matcher
+    def get(self, key: str, default=()) -> list[tuple]:
+        idx = self.matcher.rows.get(key)
+        if not idx: return list(default)
+        t = self.matcher.terms
+        return [tuple(t[c].iat[i] for c in self.COLUMNS) for i in idx]
+
 class Normaliser:
     "Exact → alias → fuzzy → embedding → cross-check over one lexicon."
     def __init__(self, terms: pd.DataFrame, xrefs: pd.DataFrame|None = None, blocked: dict|None = None,
@@ -85,9 +95,7 @@ class Normaliser:
         self.use_suffix_candidates = use_suffix_candidates
         self.blocked = blocked or {}
         t = self.matcher.terms
-        self._rows = defaultdict(list)
-        for r in zip(t.key, t.term, t.entity_id, t.entity_type, t.source, t.how, t["count"], t.id_group):
-            self._rows[r[0]].append(r[1:])
+        self._rows = TermRows(self.matcher)
         self._cache: dict[str, Resolution|None] = {}
         self.xrefs = defaultdict(set)
         if xrefs is not None:
@@ -277,6 +285,12 @@ def default_normaliser(min_precision: float = 0.5, fuzzy_threshold: float = 0.85
     prec = term_precision(raw, training_documents(), training_mentions())
     return Normaliser(lex["terms"], lex["xrefs"], blocked=blocked_pairs(prec, min_precision), **kw)
 
+PRESET: dict = {}   # stages -> a normaliser built elsewhere (a served copy, `epigraph.ask`) used instead of building one
+
+def preset_normaliser(norm: Normaliser, stages: tuple[str, ...] = STAGES) -> None:
+    "Make `extract_entities` use `norm` wherever the default normaliser with these stages is asked for."
+    PRESET[tuple(stages)] = norm
+
 # %% ../nbs/06_normalise.ipynb #ea321bd9
 MENTION_COLUMNS = ["pmid", "start", "end", "text", "type", "entity_id", "layer", "method", "score", "found_by", "candidates", "consistent"]
 
@@ -291,7 +305,8 @@ def _document_text(row: dict) -> object:
 def extract_entities(documents: pd.DataFrame, normaliser: Normaliser|None = None, max_chars: int = 2_000_000,
                      fast: bool = False) -> pd.DataFrame:
     "Mentions with CURIEs for every document (`pmid` + `text`, or `title` + `abstract`); per-record errors in `attrs`."
-    norm = normaliser or default_normaliser(stages=DICTIONARY_STAGES if fast else STAGES)
+    stages = DICTIONARY_STAGES if fast else STAGES
+    norm = normaliser or PRESET.get(tuple(stages)) or default_normaliser(stages=stages)
     rows, unresolved, errors, warnings = [], [], [], []
     for rec in documents.to_dict("records"):
         pmid, text = rec.get("pmid"), _document_text(rec)
