@@ -17,11 +17,11 @@ import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retri
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
            'REGISTRY', 'ASKED_RELATIONS', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT',
            'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest',
-           'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of',
-           'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence', 'Reading', 'decide',
-           'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated', 'onset_term_windows',
-           'question_entities', 'read_offline', 'evidence_lines', 'parse_hints', 'build_prompt', 'read_llm',
-           'checked_citations', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',
+           'RowRanges', 'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity',
+           'entity_of', 'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence',
+           'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated',
+           'onset_term_windows', 'question_entities', 'read_offline', 'evidence_lines', 'parse_hints', 'build_prompt',
+           'read_llm', 'checked_citations', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',
            'focused_manifest', 'answer', 'register_reader', 'counterfactual_cases', 'injection', 'run_counterfactuals',
            'offline_html', 'subgraph_html']
 
@@ -40,6 +40,17 @@ def empty_manifest() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype="Int64" if c == "pmid" else bool if c == "injected" else object) for c in MANIFEST_COLUMNS})
 
 # %% ../nbs/12_answer.ipynb #52d9ec93
+class RowRanges:
+    "Triplet id -> the range of its rows in the evidence table sorted by triplet id (arrays: quick to save and load)."
+    def __init__(self, tids: np.ndarray):
+        cut = np.flatnonzero(np.r_[True, tids[1:] != tids[:-1], True]) if len(tids) else np.array([0])
+        self.ids, self.starts, self.ends = tids[cut[:-1]], cut[:-1], cut[1:]
+        if len(self.ids) > 1 and not (self.ids[:-1] < self.ids[1:]).all(): raise ValueError("RowRanges: ids not sorted")
+    def get(self, tid, default=()):
+        tid = tid.encode() if isinstance(tid, str) else tid           # ids are kept as ASCII bytes (a quarter of the size)
+        k = int(np.searchsorted(self.ids, tid))
+        return range(int(self.starts[k]), int(self.ends[k])) if k < len(self.ids) and self.ids[k] == tid else default
+
 def _evidence_rows(gi: GraphIndex) -> tuple[pd.DataFrame, dict]:
     "The graph's evidence table, ordered for citing, and triplet id → its row positions (built once per index)."
     if getattr(gi, "_evidence_rows", None) is None:
@@ -47,9 +58,7 @@ def _evidence_rows(gi: GraphIndex) -> tuple[pd.DataFrame, dict]:
         order = ev.assign(_has=ev.pmid.notna(), _gold=ev.get("curated_gold", False), _date=ev.date.astype(str)) \
                   .sort_values(["triplet_id", "_has", "_gold", "_date", "evidence_id"], ascending=[True, False, False, False, True])
         ev = order.drop(columns=["_has", "_gold", "_date"]).reset_index(drop=True)
-        t = ev.triplet_id.to_numpy()
-        cut = np.flatnonzero(np.r_[True, t[1:] != t[:-1], True]) if len(t) else np.array([0])
-        pos = {t[a]: range(a, b) for a, b in zip(cut[:-1].tolist(), cut[1:].tolist())}   # rows are grouped by triplet
+        pos = RowRanges(ev.triplet_id.to_numpy().astype("S"))
         gi._evidence_rows = (ev, pos)
     return gi._evidence_rows
 
