@@ -117,7 +117,7 @@ def _evidence_table(a, most: int = 15):
 
 def _cmd_ask(args):
     from epigraph.answer import answer, subgraph_html
-    from epigraph.ask import served_retriever, ask_batch, answer_record
+    from epigraph.ask import retriever_for, ask_batch, answer_record
     if args.batch:
         out = Path(args.out) if args.out else Path(args.batch).with_suffix(".answers.jsonl")
         res = ask_batch(args.batch, out, arm=args.arm, reader=args.reader, progress=not args.quiet)
@@ -125,7 +125,7 @@ def _cmd_ask(args):
               f"in {res['seconds']} s ({res['per_second']} questions/s)"); return
     if args.question is None: raise ValueError("ask: give a QUESTION, or --batch FILE")
     opts = args.options.split("|") if args.options is not None else None
-    R = served_retriever()
+    R = retriever_for(args.arm)
     a = answer(args.question, opts, arm=args.arm, reader=args.reader, retriever=R)
     if args.json:
         print(json.dumps(dict(answer_record(a), options=a.options, manifest=json.loads(a.manifest.to_json(orient="records"))),

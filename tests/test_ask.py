@@ -99,3 +99,9 @@ def test_ask_needs_no_source_file_once_the_graph_is_served(tmp_path, R):
                        capture_output=True, text=True, env=env, timeout=300)
     assert p.returncode == 0, p.stderr[-500:]
     assert p.stdout.startswith("Rett syndrome is inherited as")
+
+@pytest.mark.parametrize("arm", ["none", "bm25", "semantic", "hybrid", "baseline", "u_retrieval", "hypergraph"])
+def test_every_arm_answers_from_the_shell(arm, R):
+    rc, out, err = run_cli("ask", "Which genes cause Dravet syndrome?", "--arm", arm)
+    assert rc == 0, err
+    assert out.startswith("Dravet syndrome can be caused by variants in") or out.startswith("The evidence graph"), out[:200]
