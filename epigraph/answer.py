@@ -22,8 +22,8 @@ __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 
            'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated',
            'onset_term_windows', 'question_entities', 'read_offline', 'evidence_lines', 'parse_hints', 'build_prompt',
            'read_llm', 'checked_citations', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',
-           'focused_manifest', 'answer', 'register_reader', 'counterfactual_cases', 'injection', 'run_counterfactuals',
-           'offline_html', 'subgraph_html']
+           'focused_manifest', 'parsed_once', 'answer', 'register_reader', 'counterfactual_cases', 'injection',
+           'run_counterfactuals', 'offline_html', 'subgraph_html']
 
 # %% ../nbs/12_answer.ipynb #7f3b22dd
 MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
@@ -586,6 +586,16 @@ def focused_manifest(R: Retriever, q: Question, manifest: pd.DataFrame) -> pd.Da
     both = pd.concat([m for m in (manifest, extra) if len(m)], ignore_index=True)
     return both.drop_duplicates(["key", "triplet_id"]).reset_index(drop=True)
 
+def parsed_once(question: str, gi: GraphIndex, hints: dict|None = None) -> Question:
+    "The parse of a question, remembered on the index: the arms and settings of a chapter ask each item many times."
+    import copy
+    memo = gi.__dict__.setdefault("_parses", {})
+    key = (question, tuple(sorted((hints or {}).items())))
+    if key not in memo:
+        if len(memo) > 50_000: memo.clear()
+        memo[key] = parse_question(question, gi, hints)
+    return copy.deepcopy(memo[key])
+
 def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst", reader: str = "offline",
            retriever: Retriever|None = None, option_ids: list|None = None, inject: pd.DataFrame|None = None,
            llm=None, verify: bool = True, hints: dict|None = None, **params) -> Answer:
@@ -594,7 +604,7 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     if arm not in arms(): raise ValueError(f"answer: unknown arm {arm!r}; use one of {', '.join(arms())}")
     if reader not in READERS: raise ValueError(f"answer: reader must be one of {', '.join(READERS)}, got {reader!r}")
     opts, R, t0 = clean_options(options), retriever or default_retriever(), time.perf_counter()
-    q = parse_question(question, R.graph, hints)
+    q = parsed_once(question, R.graph, hints)
     if not opts and arm == "ppr_pcst" and q.entities and "seeds" not in params:    # a free question's seeds are parsed
         params = dict(params, seeds=q.entity_ids)
     got = None if arm == "none" else R(retrieval_query(q.searched, opts), arm, **params)
