@@ -73,7 +73,8 @@ def test_bad_records_cost_only_themselves(tmp_path, dev):
     summary = relations.extract_file(src, tmp_path / "out.txt", mentions=relations.gold_mentions(dev))
     rj = summary["rejects"]
     assert "not valid UTF-8" in " ".join(rj.reason) and "empty title and abstract" in " ".join(rj.reason)
-    assert {"900000103", 900000102} <= set(rj.record_id.dropna()) | set(rj.pmid.dropna())
+    set_aside = {str(x) for x in rj.record_id.dropna()} | {str(x) for x in rj.get("pmid", pd.Series(dtype=object)).dropna()}
+    assert {"900000103", "900000102"} <= set_aside
     out = sources.read_pubtator(tmp_path / "out.txt", "out")
     assert {r.pmid for r in real} <= set(out["documents"].pmid)               # the real abstracts all came through
     assert set(out["relations"].pmid) == {r.pmid for r in real}
