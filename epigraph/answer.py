@@ -17,13 +17,13 @@ import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retri
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
            'REGISTRY', 'ASKED_RELATIONS', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT',
            'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest',
-           'RowRanges', 'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity',
-           'entity_of', 'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence',
-           'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated',
-           'onset_term_windows', 'question_entities', 'read_offline', 'evidence_lines', 'parse_hints', 'build_prompt',
-           'read_llm', 'checked_citations', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',
-           'focused_manifest', 'parsed_once', 'answer', 'register_reader', 'counterfactual_cases', 'injection',
-           'run_counterfactuals', 'offline_html', 'subgraph_html']
+           'RowRanges', 'known_date', 'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of',
+           'question_kind', 'Entity', 'entity_of', 'option_entities', 'touches', 'unverified_rows', 'asked_relations',
+           'option_evidence', 'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows',
+           'read_dated', 'onset_term_windows', 'question_entities', 'read_offline', 'evidence_lines', 'parse_hints',
+           'build_prompt', 'read_llm', 'checked_citations', 'Answer', 'default_retriever', 'arms', 'retrieval_query',
+           'clean_options', 'focused_manifest', 'parsed_once', 'answer', 'register_reader', 'counterfactual_cases',
+           'injection', 'run_counterfactuals', 'offline_html', 'subgraph_html']
 
 # %% ../nbs/12_answer.ipynb #7f3b22dd
 MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
@@ -36,8 +36,13 @@ def citation(key: str, tier: str, date=None) -> str:
     d = str(date)[:10] if date is not None and not pd.isna(date) and not key.startswith("PMID:") else ""
     return f"[{key} ({d}), {tier}]" if re.fullmatch(r"\d{4}(-\d{2}(-\d{2})?)?", d) else f"[{key}, {tier}]"
 
-def empty_manifest() -> pd.DataFrame:
+@lru_cache(maxsize=1)
+def _no_rows() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype="Int64" if c == "pmid" else bool if c == "injected" else object) for c in MANIFEST_COLUMNS})
+
+def empty_manifest() -> pd.DataFrame:
+    "A manifest with no rows, its columns typed (a copy of one built once: a frame costs more to make than to copy)."
+    return _no_rows().copy()
 
 # %% ../nbs/12_answer.ipynb #52d9ec93
 class RowRanges:
@@ -62,23 +67,34 @@ def _evidence_rows(gi: GraphIndex) -> tuple[pd.DataFrame, dict]:
         gi._evidence_rows = (ev, pos)
     return gi._evidence_rows
 
+def known_date(date, precision="day", estimated=False) -> str|None:
+    "A date as precise as it is known (year, month or day); None when missing or estimated."
+    if pd.isna(date) or bool(estimated or False): return None
+    return str(date)[:{"year": 4, "month": 7}.get(precision, 10)]
+
 def cited_date(r) -> str|None:
-    "An evidence row's date as precise as it is known (year, month or day); None when missing or estimated."
-    if pd.isna(r.date) or bool(getattr(r, "date_is_estimated", False) or False): return None
-    return str(r.date)[:{"year": 4, "month": 7}.get(getattr(r, "date_precision", "day"), 10)]
+    "An evidence row's `known_date`."
+    return known_date(r.date, getattr(r, "date_precision", "day"), getattr(r, "date_is_estimated", False))
 
 def graph_manifest(gi: GraphIndex, edges: pd.DataFrame, per_edge: int = 2) -> pd.DataFrame:
     "The evidence behind retrieved edges: one manifest row per (edge, evidence row), at most `per_edge` per edge."
     if edges is None or not len(edges): return empty_manifest()
     ev, pos = _evidence_rows(gi)
-    pairs = [(e, i) for e in edges.itertuples(index=False) for i in list(pos.get(e.triplet_id, []))[:per_edge]]
-    sel = ev.iloc[[i for _, i in pairs]] if pairs else ev.iloc[[]]       # one lookup for every row, not one per row
-    rows = [dict(key=evidence_key(r.pmid, r.source, r.record_id), pmid=r.pmid, source=r.source, record_id=r.record_id,
-                 date=cited_date(r), tier=e.tier, triplet_id=e.triplet_id,
-                 head=e.head, head_name=gi.names[gi.index[e.head]], predicate=e.predicate, tail=e.tail,
-                 tail_name=gi.names[gi.index[e.tail]], text=str(r.quote), injected=False)
-            for (e, _), r in zip(pairs, sel.itertuples(index=False))]
-    return pd.DataFrame(rows, columns=MANIFEST_COLUMNS).astype({"pmid": "Int64"}) if rows else empty_manifest()
+    pairs = [(k, i) for k, t in enumerate(edges.triplet_id.tolist()) for i in list(pos.get(t, []))[:per_edge]]
+    if not pairs: return empty_manifest()
+    at, rows = zip(*pairs)
+    sel = ev.iloc[list(rows)]                                # one lookup for every row, not one per row
+    r = {c: sel[c].tolist() for c in ("pmid", "source", "record_id", "quote", "date")}
+    n = len(rows)
+    prec = sel.date_precision.tolist() if "date_precision" in sel else ["day"] * n
+    est = sel.date_is_estimated.tolist() if "date_is_estimated" in sel else [False] * n
+    e = {c: [v[k] for k in at] for c in ("tier", "triplet_id", "head", "predicate", "tail") for v in [edges[c].tolist()]}
+    name = lambda ids: [gi.names[gi.index[x]] for x in ids]
+    cols = dict(key=[evidence_key(*x) for x in zip(r["pmid"], r["source"], r["record_id"])], pmid=r["pmid"],
+                source=r["source"], record_id=r["record_id"], date=[known_date(*x) for x in zip(r["date"], prec, est)],
+                **e, head_name=name(e["head"]), tail_name=name(e["tail"]), text=[str(q) for q in r["quote"]],
+                injected=[False] * n)
+    return pd.DataFrame(cols, columns=MANIFEST_COLUMNS).astype({"pmid": "Int64"})
 
 # %% ../nbs/12_answer.ipynb #ad7f0ebf
 def passage_manifest(passages: pd.DataFrame, max_chars: int = 1200) -> pd.DataFrame:

@@ -60,10 +60,13 @@ def slim(gi: GraphIndex) -> GraphIndex:
 def _served_path(folder: Path) -> Path: return folder/f"served-{served_key(folder)}.pkl"
 
 def _unpickle(path: Path):
-    "Load a pickle with the cyclic garbage collector paused (it would walk the million new objects again and again)."
-    import gc
+    "Load a pickle from a memory map, with the cyclic garbage collector paused, then frozen out of its walks."
+    import gc, mmap
     gc.disable()
-    try: return pickle.loads(path.read_bytes())
+    try:
+        with path.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m: state = pickle.loads(m)
+        gc.freeze()              # the loaded state lives as long as the process: no collection need look at it again
+        return state
     finally: gc.enable()
 
 def _install(state: dict) -> Retriever:
@@ -80,7 +83,7 @@ def _build_state(folder: Path) -> dict:
     R = Retriever(built_kg(folder))
     for q in WARM_QUESTIONS: answer(q, retriever=R)
     return dict(retriever=Retriever(slim(R.graph)), normalisers={tuple(STAGES): default_normaliser(stages=STAGES)},
-                english=question_mod.english_words(), registry=_registry())
+                english=question_mod.english_words(), registry=frozenset(_registry()._known))
 
 def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Retriever:
     "The ask path's retriever over the built graph in `folder`, loaded from its served copy (built and saved if missing)."

@@ -8,7 +8,7 @@ import argparse, json, sys, traceback
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['printable', 'parser', 'main']
+__all__ = ['printable', 'parser', 'main', 'entry']
 
 # %% ../nbs/16_cli.ipynb #c7a9e2b1
 def _chapter_params(text: str|None) -> dict|None:
@@ -216,3 +216,19 @@ def main(argv: list[str]|None = None) -> int:
         if args.debug: traceback.print_exc()
         else: print(_error_line(e, args.command), file=sys.stderr)
         return 1
+
+# %% ../nbs/16_cli.ipynb #b9af37dc
+def _command(argv: list[str]) -> str|None:
+    "The subcommand named in `argv` (None when there is none)."
+    try: return parser().parse_known_args(argv)[0].command
+    except SystemExit: return None
+
+def entry() -> None:
+    "The `epigraph` console script: `main`, then a fast exit after `ask`."
+    import os
+    argv = sys.argv[1:]
+    status = main(argv)
+    if _command(argv) == "ask":
+        sys.stdout.flush(); sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)

@@ -21,7 +21,7 @@ from .ner import Matcher, SpanSet, find_mentions, default_matcher
 __all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'PRESET',
            'MENTION_COLUMNS', 'mention_type', 'Resolution', 'TermRows', 'Normaliser', 'fuzzy_match', 'embedding_match',
            'is_consistent', 'inner_matches', 'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs',
-           'training_documents', 'default_normaliser', 'preset_normaliser', 'extract_entities']
+           'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser', 'extract_entities']
 
 # %% ../nbs/06_normalise.ipynb #a1db4c28
 MENTION_TYPES = {"chemical": "Chemical", "drug": "Chemical", "disease": "Disease", "syndrome": "Disease",
@@ -291,6 +291,11 @@ def preset_normaliser(norm: Normaliser, stages: tuple[str, ...] = STAGES) -> Non
     "Make `extract_entities` use `norm` wherever the default normaliser with these stages is asked for."
     PRESET[tuple(stages)] = norm
 
+def shared_normaliser(fast: bool = False) -> Normaliser:
+    "The normaliser `extract_entities` uses by default: the preset one, else the default (dictionary stages if `fast`)."
+    stages = tuple(DICTIONARY_STAGES if fast else STAGES)
+    return PRESET.get(stages) or default_normaliser(stages=stages)
+
 # %% ../nbs/06_normalise.ipynb #ea321bd9
 MENTION_COLUMNS = ["pmid", "start", "end", "text", "type", "entity_id", "layer", "method", "score", "found_by", "candidates", "consistent"]
 
@@ -305,8 +310,7 @@ def _document_text(row: dict) -> object:
 def extract_entities(documents: pd.DataFrame, normaliser: Normaliser|None = None, max_chars: int = 2_000_000,
                      fast: bool = False) -> pd.DataFrame:
     "Mentions with CURIEs for every document (`pmid` + `text`, or `title` + `abstract`); per-record errors in `attrs`."
-    stages = DICTIONARY_STAGES if fast else STAGES
-    norm = normaliser or PRESET.get(tuple(stages)) or default_normaliser(stages=stages)
+    norm = normaliser or shared_normaliser(fast)
     rows, unresolved, errors, warnings = [], [], [], []
     for rec in documents.to_dict("records"):
         pmid, text = rec.get("pmid"), _document_text(rec)

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 # %% auto #0
 __all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'INTENTS',
            'INTENT_BOOST', 'RRF_K', 'METHODS', 'RETRIEVERS', 'table_of', 'Retrieved', 'approx_tokens', 'cut_to_budget',
-           'evidence_strength', 'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner',
+           'evidence_strength', 'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'seed_rows',
            'link_seeds', 'personalized_pagerank', 'pcst_solver', 'pcst_tree', 'format_hop', 'edge_table', 'tree_paths',
            'serialise_paths', 'query_intent', 'with_intent', 'seed_indices', 'retrieve_ppr_pcst', 'NodeEmbeddings',
            'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25',
@@ -190,8 +190,8 @@ def _name_table(gi: GraphIndex) -> dict:
         gi._names, gi._max_words = table, max((k.count(" ") + 1 for k in table), default=0)
     return gi._names
 
-def link_by_names(gi: GraphIndex, query: str, max_words: int = 10) -> pd.DataFrame:
-    "Seeds from leftmost-longest word n-grams of the query equal (ignoring case and punctuation; short names in case too) to a graph name or synonym."
+def _name_rows(gi: GraphIndex, query: str, max_words: int = 10) -> list[dict]:
+    "`link_by_names` as a list of seed records."
     table = _name_table(gi)
     words = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z0-9]+", query)]
     rows, i = [], 0
@@ -201,46 +201,66 @@ def link_by_names(gi: GraphIndex, query: str, max_words: int = 10) -> pd.DataFra
             span = query[words[i][1]:words[i + n - 1][2]]
             # a name of three letters or fewer links only when written exactly so and not plain lower case: "ALL"
             # (leukaemia) is not "all", and a lower-case "be" (a BC5CDR mention of a chemical) is the verb
-            hits = {v: h for v, h in table.get(key, {}).items() if len(key) > 3 or (h[1] == span and h[1] != h[1].lower())}
+            hits = {v: h for v, h in table.get(key, {}).items()
+                    if len(key) > 3 or (h[1] == span and h[1] != h[1].lower())}
             if hits:
                 for v, (kind, surface) in sorted(hits.items()):
                     conf = 0.9 if kind == "synonym" else 1.0 if surface == span else 0.95
-                    rows.append(dict(entity_id=gi.ids[v], name=gi.names[v], text=span, start=words[i][1], end=words[i + n - 1][2],
-                                     confidence=round(conf / len(hits), 3), method=f"graph {kind}"))
+                    rows.append(dict(entity_id=gi.ids[v], name=gi.names[v], text=span, start=words[i][1],
+                                     end=words[i + n - 1][2], confidence=round(conf / len(hits), 3),
+                                     method=f"graph {kind}"))
                 i += n; break
         else: i += 1
-    return table_of(SEED_COLUMNS, rows)
+    return rows
+
+def link_by_names(gi: GraphIndex, query: str, max_words: int = 10) -> pd.DataFrame:
+    "Seeds from the query's leftmost-longest word n-grams equal to a graph name or synonym (case and punctuation aside)."
+    return table_of(SEED_COLUMNS, _name_rows(gi, query, max_words))
+
+# %% ../nbs/11_retrieval.ipynb #574e9dd4
+def _ner_rows(gi: GraphIndex, query: str) -> list[dict]:
+    "`link_by_ner` as a list of seed records."
+    from epigraph.normalise import shared_normaliser
+    if not query.strip(): return []
+    mentions, _ = shared_normaliser().normalise_document(None, query)
+    return [dict(entity_id=(c := gi.canonical[m["entity_id"]]), name=gi.names[gi.index[c]], text=m["text"],
+                 start=int(m["start"]), end=int(m["end"]), confidence=float(m["score"]), method=f"ner {m['method']}")
+            for m in mentions if m["entity_id"] in gi.canonical]
 
 def link_by_ner(gi: GraphIndex, query: str) -> pd.DataFrame:
     "Seeds from the construction NER + normalisation, mapped to graph ids (directly or through xrefs)."
-    from epigraph.normalise import extract_entities
-    m = extract_entities(pd.DataFrame(dict(pmid=[None], text=[query])))
-    rows = [dict(entity_id=gi.canonical[e], name=gi.names[gi.index[gi.canonical[e]]], text=t, start=int(a), end=int(b), confidence=float(s), method=f"ner {how}")
-            for e, t, a, b, s, how in zip(m.entity_id, m.text, m.start, m.end, m.score, m.method) if e in gi.canonical]
-    return table_of(SEED_COLUMNS, rows)
+    return table_of(SEED_COLUMNS, _ner_rows(gi, query))
 
-def _longest_spans(found: pd.DataFrame) -> pd.DataFrame:
+def _longest_span_rows(rows: list[dict]) -> list[dict]:
     "Of overlapping mentions keep the longest span (NER before graph names on a tie); all ids of a kept span stay."
-    if found.empty: return found
-    f = found.assign(_len=found.end - found.start, _ner=~found.method.str.startswith("ner"))
-    taken, keep = [], []
-    for (a, b, _), g in f.sort_values(["_len", "_ner", "start"], ascending=[False, True, True], kind="stable").groupby(["start", "end", "_ner"], sort=False):
-        if any(a < y and x < b for x, y in taken): continue
-        taken.append((a, b)); keep += g.index.tolist()
-    return found.loc[sorted(keep)]
+    is_ner = [r["method"].startswith("ner") for r in rows]
+    order = sorted(range(len(rows)), key=lambda i: (rows[i]["start"] - rows[i]["end"], not is_ner[i], rows[i]["start"]))
+    taken, keep, last = [], set(), None
+    for i in order:                 # one span's ids are adjacent in this order: all kept or all dropped together
+        a, b = rows[i]["start"], rows[i]["end"]
+        span = (a, b, is_ner[i])
+        if span != last:
+            last, ok = span, not any(a < y and x < b for x, y in taken)
+            if ok: taken.append((a, b))
+        if ok: keep.add(i)
+    return [r for i, r in enumerate(rows) if i in keep]
+
+def seed_rows(gi: GraphIndex, query: str, how: str = "auto", max_seeds: int = 8) -> list[dict]:
+    "`link_seeds` as a list of seed records."
+    if how not in ("auto", "ner", "names"): raise ValueError(f"link_seeds: how={how!r}; use 'auto', 'ner' or 'names'")
+    rows = []
+    if how in ("auto", "ner"):
+        try: rows += _ner_rows(gi, query)
+        except ImportError:
+            if how == "ner": raise
+    if how in ("auto", "names"): rows += _name_rows(gi, query)
+    best = {}
+    for r in sorted(_longest_span_rows(rows), key=lambda r: (-r["confidence"], r["start"])): best.setdefault(r["entity_id"], r)
+    return sorted(best.values(), key=lambda r: (r["start"], r["entity_id"]))[:max_seeds]
 
 def link_seeds(gi: GraphIndex, query: str, how: str = "auto", max_seeds: int = 8) -> pd.DataFrame:
     "The query's seed entities in query order (best confidence per id); `how`: auto (NER + graph names), ner or names."
-    if how not in ("auto", "ner", "names"): raise ValueError(f"link_seeds: how={how!r}; use 'auto', 'ner' or 'names'")
-    parts = []
-    if how in ("auto", "ner"):
-        try: parts.append(link_by_ner(gi, query))
-        except ImportError:
-            if how == "ner": raise
-    if how in ("auto", "names"): parts.append(link_by_names(gi, query))
-    found = _longest_spans(pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0])
-    found = found.sort_values(["confidence", "start"], ascending=[False, True], kind="stable").drop_duplicates("entity_id")
-    return found.sort_values(["start", "entity_id"], kind="stable").head(max_seeds).reset_index(drop=True)
+    return table_of(SEED_COLUMNS, seed_rows(gi, query, how, max_seeds))
 
 # %% ../nbs/11_retrieval.ipynb #b5053439
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
