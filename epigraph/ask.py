@@ -79,11 +79,12 @@ def _install(state: dict) -> Retriever:
 def _build_state(folder: Path) -> dict:
     from epigraph.temporal import built_kg
     from epigraph.normalise import default_normaliser, STAGES
-    from epigraph.answer import answer, _registry
+    from epigraph.answer import answer
+    from epigraph.pmids import load_pmid_registry
     R = Retriever(built_kg(folder))
     for q in WARM_QUESTIONS: answer(q, retriever=R)
     return dict(retriever=Retriever(slim(R.graph)), normalisers={tuple(STAGES): default_normaliser(stages=STAGES)},
-                english=question_mod.english_words(), registry=frozenset(_registry()._known))
+                english=question_mod.english_words(), registry=frozenset(load_pmid_registry()._known))
 
 def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Retriever:
     "The ask path's retriever over the built graph in `folder`, loaded from its served copy (built and saved if missing)."

@@ -14,15 +14,15 @@ from .sources import load_pubmedqa, epilepsy_subset, load_bc5cdr, epilepsy_menti
 from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, ANTISEIZURE_WITHOUT_N03
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
 from .lexicon import CURATED_ALIASES
-from .graph import GUIDELINE_RULES, name_index
+from .graph import GUIDELINE_RULES, name_index, drug_and_condition
 from .temporal import (built_kg, guideline_versions, guideline_in_force, gene_intervals, genes_as_of,
                                onset_anchor_table, onset_annotations)
 
 # %% auto #0
-__all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'PATIENTS', 'NOT_BUILT', 'Item',
-           'split_of', 'item_rng', 'register_task', 'task_names', 'check_items', 'build_task', 'items_frame',
-           'bench_kg', 'loaded', 'triplet_keys', 'triplets_between', 'antiseizure_drugs', 'pick', 'choice_item',
-           'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items', 'disease_phenotype_items',
+__all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'NAMED_FOR', 'PATIENTS',
+           'NOT_BUILT', 'Item', 'split_of', 'item_rng', 'register_task', 'task_names', 'check_items', 'build_task',
+           'items_frame', 'bench_kg', 'loaded', 'triplet_keys', 'triplets_between', 'antiseizure_drugs', 'pick',
+           'choice_item', 'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items', 'disease_phenotype_items',
            'syndrome_treatment_items', 'drug_event_items', 'build_graph_mc', 'named_for', 'genotype_avoid_items',
            'chain_items', 'pgx_pair_items', 'build_precision', 'build_constraints', 'build_drug_induced',
            'guideline_items', 'g4e_items', 'build_temporal', 'build_clinical_course', 'source_record', 'coverage']
@@ -131,7 +131,7 @@ def _asm_names() -> dict[str, str]:
         n03 = [a for a in (atcs or []) if a.startswith("N03")]
         if n03: out[name.lower()] = f"CPIC drug table ATC {','.join(n03)}"
     for name, why in ANTISEIZURE_WITHOUT_N03.items(): out.setdefault(name.lower(), f"CPIC antiseizure list: {why}")
-    syndrome_rules = GUIDELINE_RULES[GUIDELINE_RULES.predicate.isin(["first_line_for", "aggravates"])]
+    syndrome_rules = GUIDELINE_RULES[GUIDELINE_RULES.predicate.isin(["first_line_for", "treated_with", "aggravates"])]
     for name in syndrome_rules.drug: out.setdefault(name.lower(), "guideline rule on an epilepsy syndrome")
     for alias, target, _, _, why in CURATED_ALIASES:
         if "antiseizure-drug" in why: out.setdefault(target.lower(), f"lexicon: {alias} ({why})")
@@ -327,7 +327,8 @@ def _rule_edges(kg) -> pd.DataFrame:
     "GOLD helps/harms edges of the guideline rules: drug, predicate, condition, triplet id."
     t = _visible(kg)
     r = t[t.sources.map(lambda s: "guideline-rules" in s) & (t.tier == "GOLD")]
-    return pd.DataFrame(dict(drug=r["head"], predicate=r.predicate, condition=r["tail"], triplet_id=r.triplet_id))
+    drug, cond = drug_and_condition(r)
+    return pd.DataFrame(dict(drug=drug, predicate=r.predicate.to_numpy(), condition=cond, triplet_id=r.triplet_id.to_numpy()))
 
 def _asm_pool(kg) -> list[str]:
     a = antiseizure_drugs(kg)
@@ -341,8 +342,10 @@ def _rule_provenance(kg, triplet_id) -> dict:
     ev = kg.evidence[(kg.evidence.triplet_id == triplet_id) & (kg.evidence.source == "guideline-rules")].iloc[0]
     return dict(source=ev.source, record_id=ev.record_id, triplet_ids=[triplet_id])
 
+NAMED_FOR = ("first_line_for", "treated_with")     # rule relations that name a drug for a syndrome (first line, add-on)
+
 def named_for(kg) -> dict[str, set[str]]:
-    "Syndrome → ASMs a guideline rule names for it: the `first_line_for` drug and any ASM its statement names (clobazam with cannabidiol)."
+    "Syndrome → ASMs a guideline rule names for it: the first-line or add-on drug and any ASM its statement names."
     a = antiseizure_drugs(kg); a = a[a.entity_id.notna()]
     names = {n: i for n, i in zip(a.name, a.entity_id)}
     names.update({alias.lower(): names[target.lower()] for alias, target, *_ in CURATED_ALIASES if target.lower() in names and len(alias) > 3})
@@ -350,9 +353,10 @@ def named_for(kg) -> dict[str, set[str]]:
     t = _visible(kg).set_index("triplet_id")
     out: dict[str, set[str]] = {}
     for tid, rec in zip(ev.triplet_id, ev.record_id):
-        if tid not in t.index or t.predicate[tid] != "first_line_for": continue
+        if tid not in t.index or t.predicate[tid] not in NAMED_FOR: continue
         text = GUIDELINE_RULES.statement.iloc[int(rec.split(":")[1]) - 1].lower()
-        out.setdefault(t["tail"][tid], set()).update({t["head"][tid]} | {i for n, i in names.items() if re.search(rf"\b{re.escape(n)}\b", text)})
+        drug, syndrome = (x[0] for x in drug_and_condition(t.loc[[tid]]))
+        out.setdefault(syndrome, set()).update({drug} | {i for n, i in names.items() if re.search(rf"\b{re.escape(n)}\b", text)})
     return out
 
 # %% ../nbs/13_bench.ipynb #d19c8198
@@ -383,7 +387,7 @@ def chain_items(kg, seed, kind: str) -> list[Item]:
     "avoid: gene → syndrome → aggravating drug; recommend: gene → syndrome → drug the rules name for it."
     rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
     E = kg.entities.set_index("entity_id")
-    helps = rules[rules.predicate == "first_line_for"]; harms = rules[rules.predicate == "aggravates"]
+    helps = rules[rules.predicate.isin(NAMED_FOR)]; harms = rules[rules.predicate == "aggravates"]
     target = harms if kind == "avoid" else helps
     named = named_for(kg)
     out = []
@@ -455,7 +459,7 @@ def build_constraints(seed: int = 0, kg=None) -> list[Item]:
     kg = kg or bench_kg()
     rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
     E = kg.entities.set_index("entity_id")
-    helps, harms = rules[rules.predicate == "first_line_for"], rules[rules.predicate != "first_line_for"]
+    helps, harms = rules[rules.predicate == "first_line_for"], rules[rules.predicate.isin(["aggravates", "contraindicated_with"])]
     named_all = named_for(kg)
     out = []
     for s in sorted(set(helps.condition)):

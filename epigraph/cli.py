@@ -4,7 +4,7 @@
 
 # %% ../nbs/16_cli.ipynb #775c6de2
 from __future__ import annotations
-import argparse, json, sys, traceback
+import argparse, json, os, sys, traceback
 from pathlib import Path
 
 # %% auto #0
@@ -212,6 +212,10 @@ def main(argv: list[str]|None = None) -> int:
         return 0
     except KeyboardInterrupt:
         print("epigraph: interrupted", file=sys.stderr); return 130
+    except BrokenPipeError:            # the output was cut (`| head`): stop quietly, as a shell tool does
+        try: sys.stdout = open(os.devnull, "w")
+        except OSError: pass
+        return 1
     except Exception as e:
         if args.debug: traceback.print_exc()
         else: print(_error_line(e, args.command), file=sys.stderr)
@@ -225,10 +229,10 @@ def _command(argv: list[str]) -> str|None:
 
 def entry() -> None:
     "The `epigraph` console script: `main`, then a fast exit after `ask`."
-    import os
     argv = sys.argv[1:]
     status = main(argv)
     if _command(argv) == "ask":
-        sys.stdout.flush(); sys.stderr.flush()
+        try: sys.stdout.flush(); sys.stderr.flush()
+        except BrokenPipeError: status = status or 1      # the reader closed the pipe (`| head`): nothing more to say
         os._exit(status)
     sys.exit(status)

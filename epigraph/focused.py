@@ -13,9 +13,9 @@ from .answer import (Entity, entity_of, touches, citation, cites, fact_sentence,
                              unverified_rows)
 
 # %% auto #0
-__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'CAUTION_SAID', 'ONE_VALUED', 'QUALIFIERS', 'answer_rows', 'ranked', 'onset_sentence',
-           'fact_line', 'abstain', 'yes_no_text', 'qualified', 'list_text', 'only', 'dated_text', 'read_free',
-           'free_reader']
+__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'CAUTION_SAID', 'ONE_VALUED', 'FIRST_LINE', 'QUALIFIERS', 'answer_rows', 'ranked',
+           'onset_sentence', 'fact_line', 'abstain', 'yes_no_text', 'qualified', 'list_text', 'only', 'dated_text',
+           'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -121,10 +121,14 @@ def abstain(q: Question, ents: list[Entity], why: str = "") -> str:
 CAUTION_SAID = ("contraindicated_with", "aggravates", "induces", "gene_drug_interaction")
 ONE_VALUED = ("onset", "inheritance")    # HPO records the onset or the mode: another value asked is a "no"
 
+FIRST_LINE = re.compile(r"\bfirst[- ]line\b|\bfirst[- ]choice\b|\bdrug of (?:first )?choice\b", re.I)
+
 def _opener(q: Question, rows: pd.DataFrame) -> str:
     "Yes or No for rows that join the question's entities: a caution answers a question about safety with No."
     caution = rows.predicate.isin(CAUTION_SAID).all() and q.target in ("safety", "dose", "drug", None)
     yes = not caution if q.polarity == "benefit" else True
+    if yes and not caution and FIRST_LINE.search(q.text) and not rows.predicate.eq("first_line_for").any():
+        return "Yes" if q.negated else "No, not as first line"    # a treatment, but no source calls it first line
     return ("No" if yes else "Yes") if q.negated else ("Yes" if yes else "No")
 
 def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:

@@ -18,16 +18,16 @@ from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
 
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEVELS', 'G4E_CLASSES', 'EPIO_SYNDROME_PATTERN',
-           'MERGE_PREFIXES', 'GUIDELINE_RULES', 'RULE_REFERENCE_TITLES', 'CURATED_POPULATIONS', 'CANONICAL_ORDER',
-           'LITERATURE_EXTRACTORS', 'CONSENSUS_SCORE', 'HELPS', 'HARMS', 'CONFLICT_COLUMNS', 'ENTITY_COLUMNS',
-           'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE', 'INPUT_SOURCES',
-           'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source', 'bc5cdr_documents',
-           'bc5cdr_source', 'supplementary_merges', 'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source',
-           'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index', 'resolve_name', 'rule_claims',
-           'canonical_ids', 'entities_table', 'triplet_id', 'evidence_table', 'tier_of', 'lists_by', 'triplets_table',
-           'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'assemble', 'validate_kg',
-           'unresolvable_evidence', 'check_graph_folder', 'read_manifest', 'arrow_table', 'save_kg', 'load_kg',
-           'to_igraph', 'export_graphml', 'export_neo4j']
+           'MERGE_PREFIXES', 'GUIDELINE_RULES', 'RULE_REFERENCE_TITLES', 'CURATED_POPULATIONS', 'CONDITION_FIRST',
+           'CANONICAL_ORDER', 'LITERATURE_EXTRACTORS', 'CONSENSUS_SCORE', 'HELPS', 'HARMS', 'CONFLICT_COLUMNS',
+           'ENTITY_COLUMNS', 'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE',
+           'INPUT_SOURCES', 'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source',
+           'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges', 'relations_source', 'pubmedqa_source',
+           'g4e_source', 'epio_source', 'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index',
+           'resolve_name', 'drug_and_condition', 'rule_claims', 'canonical_ids', 'entities_table', 'triplet_id',
+           'evidence_table', 'tier_of', 'lists_by', 'triplets_table', 'find_conflicts', 'KG', 'row_hashes',
+           'with_hashes', 'set_aside', 'assemble', 'validate_kg', 'unresolvable_evidence', 'check_graph_folder',
+           'read_manifest', 'arrow_table', 'save_kg', 'load_kg', 'to_igraph', 'export_graphml', 'export_neo4j']
 
 # %% ../nbs/08_graph.ipynb #24ba1b90
 CLAIM_COLUMNS = ["head", "predicate", "tail", "source", "record_id", "pmid", "quote", "extractor",
@@ -333,13 +333,13 @@ GUIDELINE_RULES = pd.DataFrame([
     ("lamotrigine", "aggravates", "Dravet syndrome", "NICE NG217 (2022)", "Do not offer sodium-channel blockers in Dravet syndrome: they may worsen seizures."),
     ("phenytoin", "aggravates", "Dravet syndrome", "NICE NG217 (2022)", "Do not offer sodium-channel blockers in Dravet syndrome: they may worsen seizures."),
     ("valproic acid", "first_line_for", "Dravet syndrome", "NICE NG217 (2022)", "Sodium valproate is the first-line treatment for Dravet syndrome."),
-    ("fenfluramine", "first_line_for", "Dravet syndrome", "ILAE 2022 syndrome definitions; NICE NG217 (2022)", "Fenfluramine is an add-on treatment for seizures in Dravet syndrome."),
-    ("cannabidiol", "first_line_for", "Dravet syndrome", "NICE NG217 (2022)", "Cannabidiol with clobazam is an add-on treatment for Dravet syndrome."),
+    ("fenfluramine", "treated_with", "Dravet syndrome", "ILAE 2022 syndrome definitions; NICE NG217 (2022)", "Fenfluramine is an add-on treatment for seizures in Dravet syndrome."),
+    ("cannabidiol", "treated_with", "Dravet syndrome", "NICE NG217 (2022)", "Cannabidiol with clobazam is an add-on treatment for Dravet syndrome."),
     ("valproic acid", "first_line_for", "Lennox-Gastaut syndrome", "NICE NG217 (2022)", "Sodium valproate is the first-line treatment for Lennox-Gastaut syndrome."),
     ("ethosuximide", "first_line_for", "childhood absence epilepsy", "NICE NG217 (2022)", "Ethosuximide is the first-line treatment for childhood absence epilepsy."),
     ("carbamazepine", "aggravates", "childhood absence epilepsy", "NICE NG217 (2022)", "Carbamazepine may worsen absence seizures."),
     ("vigabatrin", "first_line_for", "tuberous sclerosis complex", "NICE NG217 (2022)", "Vigabatrin is the first-line treatment for infantile spasms in tuberous sclerosis complex."),
-    ("everolimus", "first_line_for", "tuberous sclerosis complex", "NICE NG217 (2022); EXIST-3", "Everolimus is an add-on treatment for drug-resistant focal seizures in tuberous sclerosis complex."),
+    ("everolimus", "treated_with", "tuberous sclerosis complex", "NICE NG217 (2022); EXIST-3", "Everolimus is an add-on treatment for drug-resistant focal seizures in tuberous sclerosis complex."),
     ("valproic acid", "contraindicated_with", "women of childbearing potential", "MHRA 2018 valproate pregnancy prevention programme; NICE NG217 (2022)", "Do not start valproate in women and girls able to have children unless other options are unsuitable and a pregnancy prevention programme is in place."),
     ("carbamazepine", "contraindicated_with", "HLA-B*15:02", "CPIC 2017 HLA-A/HLA-B carbamazepine and oxcarbazepine guideline", "HLA-B*15:02 carriers who have not taken carbamazepine should not be given it (risk of SJS/TEN)."),
     ("oxcarbazepine", "contraindicated_with", "HLA-B*15:02", "CPIC 2017 HLA-A/HLA-B carbamazepine and oxcarbazepine guideline", "HLA-B*15:02 carriers who have not taken oxcarbazepine should not be given it (risk of SJS/TEN)."),
@@ -388,14 +388,24 @@ def resolve_name(name: str, index: dict[str, set[str]], layers: tuple[str, ...],
     if len(ids) != 1: raise ValueError(f"guideline rule entity {name!r}: {len(ids)} entities in layers {layers} ({ids}) — name it as the entity table does")
     return ids[0]
 
+CONDITION_FIRST = ("treated_with",)     # rule relations that run from the condition to the drug
+
+def drug_and_condition(t: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    "The drug and the condition of each rule triplet (`head`, `predicate`, `tail`), whichever way its relation runs."
+    flip = t.predicate.isin(CONDITION_FIRST).to_numpy()
+    return np.where(flip, t["tail"], t["head"]), np.where(flip, t["head"], t["tail"])
+
 def rule_claims(rules: pd.DataFrame, entities: pd.DataFrame, pmids: dict[str, int]) -> pd.DataFrame:
     "Claims for the guideline rules, entities resolved by name; a PMID only where `pmids` has the reference."
     idx, layer_of = name_index(entities), dict(zip(entities.entity_id, entities.layer))
     rows = []
     for i, r in enumerate(rules.itertuples(index=False), 1):
         p = PREDICATES[r.predicate]
-        rows.append(dict(head=resolve_name(r.drug, idx, p.head_layers, layer_of), predicate=r.predicate,
-                         tail=resolve_name(r.condition, idx, p.tail_layers, layer_of), source="guideline-rules",
+        drug_first = r.predicate not in CONDITION_FIRST
+        layers = (p.head_layers, p.tail_layers) if drug_first else (p.tail_layers, p.head_layers)
+        drug, cond = (resolve_name(n, idx, ls, layer_of) for n, ls in zip((r.drug, r.condition), layers))
+        head, tail = (drug, cond) if drug_first else (cond, drug)
+        rows.append(dict(head=head, predicate=r.predicate, tail=tail, source="guideline-rules",
                          record_id=f"rule:{i}", pmid=pmids.get(r.reference, pd.NA), quote=f"{r.reference}: {r.statement}",
                          extractor="guideline-rule", curated_gold=True, detail=_json(dict(reference=r.reference))))
     return claims_frame(pd.DataFrame(rows))

@@ -181,6 +181,7 @@ ROLE_OF_LAYER = {"L1": "syndrome", "L2": "population", "L3": "genotype", "L4": "
 
 def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
     "One hyperedge per guideline statement (rules sharing it merged): drugs, condition, recommendation, constraints."
+    from epigraph.graph import drug_and_condition
     ev = kg.evidence[kg.evidence.source == "guideline-rules"]
     if ev.empty: return table_of(HYPEREDGE_COLUMNS)
     T = kg.triplets.set_index("triplet_id")
@@ -190,7 +191,7 @@ def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
     rows = []
     for (ref, statement), g in ev.groupby(["_ref", "_statement"], sort=False):
         t = T.loc[g.triplet_id]
-        drugs, conds = list(dict.fromkeys(t["head"])), list(dict.fromkeys(t["tail"]))
+        drugs, conds = (list(dict.fromkeys(x)) for x in drug_and_condition(t))
         named = [e for e in (_named(gi, statement, layer) if gi is not None else []) if e not in drugs + conds]
         cons, acts = rule_constraints(statement)
         members = drugs + conds + named
