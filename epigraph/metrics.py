@@ -12,14 +12,14 @@ import numpy as np, pandas as pd
 from .pmids import PMIDRegistry, is_sentinel
 
 # %% auto #0
-__all__ = ['CITATION', 'CITATION_COLUMNS', 'ABBREVIATIONS', 'CLAIM_COLUMNS', 'RELATION_WORDS', 'parse_citations', 'pmid_of',
-           'claims', 'cited_keys', 'verify_citations', 'pmid_verifiability', 'evidence_traceability',
-           'feature_coverage', 'provenance_gap', 'citation_precision', 'citation_recall', 'pmids_from_memory',
-           'cited_pmid_in_manifest', 'relation_words', 'entity_names', 'find_entities', 'claim_support',
-           'claim_support_rate', 'provenance_report', 'top1_accuracy', 'normalise_answer', 'exact_match', 'token_f1',
-           'tokens', 'lcs_length', 'rouge_l', 'meteor_alignment', 'meteor', 'similarity_encoder',
-           'embedding_similarity', 'guideline_concordance', 'drug_safety_score', 'kg_evidence_coverage', 'bootstrap_ci',
-           'wilson_ci', 'mann_whitney', 'bh_adjust', 'summarise']
+__all__ = ['CITATION', 'CITATION_COLUMNS', 'ABBREVIATIONS', 'CLAIM_COLUMNS', 'RELATION_WORDS', 'FIRST_LINE_WORDS',
+           'SPECIFIC_WORDS', 'CONTRARY_WORDS', 'parse_citations', 'pmid_of', 'claims', 'cited_keys', 'verify_citations',
+           'pmid_verifiability', 'evidence_traceability', 'feature_coverage', 'provenance_gap', 'citation_precision',
+           'citation_recall', 'pmids_from_memory', 'cited_pmid_in_manifest', 'relation_words', 'entity_names',
+           'find_entities', 'claim_support', 'claim_support_rate', 'provenance_report', 'top1_accuracy',
+           'normalise_answer', 'exact_match', 'token_f1', 'tokens', 'lcs_length', 'rouge_l', 'meteor_alignment',
+           'meteor', 'similarity_encoder', 'embedding_similarity', 'guideline_concordance', 'drug_safety_score',
+           'kg_evidence_coverage', 'bootstrap_ci', 'wilson_ci', 'mann_whitney', 'bh_adjust', 'summarise']
 
 # %% ../nbs/12a_metrics.ipynb #3b71f493
 CITATION = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)"
@@ -188,6 +188,12 @@ def relation_words(text: str) -> list[str]:
     "The relation words of `RELATION_WORDS` found in `text` (word start, case-insensitive)."
     return [w for w in RELATION_WORDS if re.search(rf"(?<![A-Za-z]){re.escape(w)}", text, re.I)]
 
+FIRST_LINE_WORDS = ("first-line", "first line", "drug of choice", "preferred")
+SPECIFIC_WORDS = FIRST_LINE_WORDS + ("contraindicat", "worsen", "aggravat", "exacerbat")  # a claim's decisive words
+CONTRARY_WORDS = {   # a specific claim word -> words that, in a cited row's text without it, say something else
+    **{w: ("add-on", "adjunct", "second-line", "second line") for w in FIRST_LINE_WORDS},
+    "contraindicat": ("dose", "dosing")}
+
 # %% ../nbs/12a_metrics.ipynb #6f219200
 def entity_names(entities: pd.DataFrame, ids: Iterable[str]|None = None) -> dict[str, list[str]]:
     "Entity id → [name, synonyms…] from a KG entity table, for the given ids (default all)."
@@ -217,8 +223,18 @@ def find_entities(text: str, names: Mapping[str, Iterable[str]]) -> list[str]:
 def _row_names_entity(row, eid: str, names: Mapping[str, Iterable[str]]) -> bool:
     return eid in (row.head, row.tail) or any(_mentions(str(row.text), n) for n in names.get(eid, []) if len(str(n)) >= 3)
 
+def _says(row, word: str, text: str) -> bool: return row.predicate in RELATION_WORDS[word] or word.lower() in text
+
+def _says_otherwise(row, words: list[str]) -> bool:
+    "Does the row's text say something else than one of the claim's specific words (add-on for 'first-line')?"
+    text = str(row.text).lower()
+    return any(w.lower() not in text and any(x in text for x in CONTRARY_WORDS.get(w, ())) for w in words)
+
 def _row_has_relation(row, words: list[str]) -> bool:
-    return any(row.predicate in RELATION_WORDS[w] for w in words) or any(w.lower() in str(row.text).lower() for w in words)
+    "Every specific relation word of the claim is said by the row (any word when none is specific), none contradicted."
+    text, specific = str(row.text).lower(), [w for w in words if w in SPECIFIC_WORDS]
+    if _says_otherwise(row, specific): return False
+    return all(_says(row, w, text) for w in specific) if specific else any(_says(row, w, text) for w in words)
 
 def claim_support(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterable[str]]|None = None) -> pd.DataFrame:
     "Per claim: its entities, relation words, cited keys, whether it is cited and whether a cited row supports it."
@@ -229,8 +245,10 @@ def claim_support(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterabl
         cited = manifest[manifest.key.isin(c.keys)] if len(manifest) else manifest
         ok = bool(ents and words and any(all(_row_names_entity(r, e, names) for e in ents) and _row_has_relation(r, words)
                                          for r in cited.itertuples()))
+        other = not ok and any(_says_otherwise(r, words) for r in cited.itertuples())
         why = ("uncited" if not c.keys else "no entity" if not ents else "no relation word" if not words
-               else "cited rows not in manifest" if cited.empty else "" if ok else "cited rows do not say it")
+               else "cited rows not in manifest" if cited.empty else "" if ok
+               else "cited rows say otherwise" if other else "cited rows do not say it")
         rows.append(dict(claim=c.claim, text=c.text, keys=c.keys, entities=ents, relation_words=words,
                          cited=bool(c.keys), supported=ok, reason=why))
     return pd.DataFrame(rows, columns=["claim", "text", "keys", "entities", "relation_words", "cited", "supported", "reason"]) \
