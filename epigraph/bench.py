@@ -5,7 +5,7 @@
 # %% ../nbs/13_bench.ipynb #f15e2d97
 from __future__ import annotations
 import hashlib, json, re
-from dataclasses import dataclass, field, asdict
+from dataclasses import dataclass, field, asdict, replace
 from functools import lru_cache
 from typing import Callable
 import numpy as np, pandas as pd
@@ -20,12 +20,13 @@ from .temporal import (built_kg, guideline_versions, guideline_in_force, gene_in
 
 # %% auto #0
 __all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'NAMED_FOR', 'PATIENTS',
-           'NOT_BUILT', 'Item', 'split_of', 'item_rng', 'register_task', 'task_names', 'check_items', 'build_task',
-           'items_frame', 'bench_kg', 'loaded', 'triplet_keys', 'triplets_between', 'antiseizure_drugs', 'pick',
-           'choice_item', 'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items', 'disease_phenotype_items',
-           'syndrome_treatment_items', 'drug_event_items', 'build_graph_mc', 'named_for', 'genotype_avoid_items',
-           'chain_items', 'pgx_pair_items', 'build_precision', 'build_constraints', 'build_drug_induced',
-           'guideline_items', 'g4e_items', 'build_temporal', 'build_clinical_course', 'source_record', 'coverage']
+           'NOT_BUILT', 'WITHHELD', 'Item', 'split_of', 'item_rng', 'register_task', 'task_names', 'check_items',
+           'build_task', 'items_frame', 'bench_kg', 'loaded', 'triplet_keys', 'triplets_between', 'antiseizure_drugs',
+           'pick', 'choice_item', 'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items',
+           'disease_phenotype_items', 'syndrome_treatment_items', 'drug_event_items', 'build_graph_mc', 'named_for',
+           'genotype_avoid_items', 'chain_items', 'pgx_pair_items', 'build_precision', 'build_constraints',
+           'build_drug_induced', 'guideline_items', 'g4e_items', 'build_temporal', 'build_clinical_course',
+           'source_record', 'coverage', 'withholding']
 
 # %% ../nbs/13_bench.ipynb #d30fd965
 TUNE_SHARE = 0.2
@@ -728,3 +729,17 @@ def coverage(tasks: dict[str, list[Item]]) -> pd.DataFrame:
     "Items per task, kind and split."
     f = pd.concat([items_frame(v) for v in tasks.values()], ignore_index=True)
     return f.groupby(["task", "kind", "split"]).size().unstack(fill_value=0).assign(total=lambda d: d.sum(axis=1)).reset_index()
+
+# %% ../nbs/13_bench.ipynb #4bdf2361
+WITHHELD = ("t3_precision", "t4_constraints")     # tasks generated from rows the graph arms retrieve
+
+def withholding(task: str) -> Callable:
+    "A builder of `task`'s items that hold out the rows each was generated from (its provenance's triplets)."
+    def build(seed: int = 0, **params) -> list[Item]:
+        return [replace(it, task=f"{task}_withheld", item_id=f"{task}_withheld" + it.item_id.removeprefix(task),
+                        meta=dict(it.meta, held_out=list(it.provenance.get("triplet_ids") or [])))
+                for it in TASKS[task][0](seed=seed, **params)]
+    return build
+
+for _t in WITHHELD:
+    register_task(f"{_t}_withheld", withholding(_t), f"{_t} with the rows each item was generated from held out")
