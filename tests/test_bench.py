@@ -103,9 +103,10 @@ def test_graph_mc_gold_linked_and_distractors_not_linked(tasks, kg):
 
 
 def _rule_ids(kg):
-    "Guideline rules resolved to graph ids from the rule evidence rows (rule:i → its triplet)."
+    "Guideline rules resolved to graph ids from the rule evidence rows: rule:i → (drug, relation, condition)."
     ev = kg.evidence[kg.evidence.source == "guideline-rules"].merge(kg.triplets[["triplet_id", "head", "predicate", "tail"]], on="triplet_id")
-    return {int(r.split(":")[1]): (h, p, t) for r, h, p, t in zip(ev.record_id, ev["head"], ev.predicate, ev["tail"])}
+    return {int(r.split(":")[1]): (t, p, h) if p == "treated_with" else (h, p, t)     # treated_with: condition → drug
+            for r, h, p, t in zip(ev.record_id, ev["head"], ev.predicate, ev["tail"])}
 
 
 def test_rule_ids_agree_with_the_rule_table(kg):
@@ -121,6 +122,7 @@ def test_t3_and_t4_contraindications_follow_the_rules(tasks, kg):
     rules = _rule_ids(kg).values()
     harm = {(h, t) for h, p, t in rules if p in ("aggravates", "contraindicated_with")}
     helps = {(h, t) for h, p, t in rules if p == "first_line_for"}
+    named = helps | {(h, t) for h, p, t in rules if p == "treated_with"}    # first line or add-on
     for it in tasks["t4_constraints"]:
         c = it.meta["constraints"]
         conds = {c["syndrome"]} | ({"CURATED:women-of-childbearing-potential"} if c["childbearing_potential"] else set()) \
@@ -136,7 +138,7 @@ def test_t3_and_t4_contraindications_follow_the_rules(tasks, kg):
             assert it.meta["contraindicated"] == [it.answer_index]
         if it.kind == "recommend":
             s = it.meta["chain"][1]
-            assert (gold, s) in helps and not [o for o in it.option_ids if o != gold and (o, s) in helps]
+            assert (gold, s) in named and not [o for o in it.option_ids if o != gold and (o, s) in named]
             assert it.meta["contraindicated"] == [i for i, o in enumerate(it.option_ids) if (o, s) in harm]
 
 
