@@ -735,7 +735,8 @@ def treatment_family(items, rules):
     Q = []
     for cond in ["Dravet syndrome", "Lennox-Gastaut syndrome", "childhood absence epilepsy", "tuberous sclerosis complex"]:
         first = fl[(fl.condition == cond) & ~fl.statement.map(addon)]
-        add = fl[(fl.condition == cond) & fl.statement.map(addon)]
+        tw = rules[rules.predicate == "treated_with"]                 # add-on rules are stored as treated_with
+        add = tw[(tw.condition == cond) & tw.statement.map(addon)]
         avoid = ag[ag.condition == cond]
         if len(first): Q.append(("first", cond, first))
         if len(add): Q.append(("addon", cond, add))
@@ -757,16 +758,16 @@ def treatment_family(items, rules):
     YN = [("tx-y1", "abbreviation", "Is {d} a good choice in {c}?", "lamotrigine", "Dravet syndrome", "aggravates", "no"),
           ("tx-y2", "plain", "Is {d} first-line for {c}?", "ethosuximide", "childhood absence epilepsy", "first_line_for", "yes"),
           ("tx-y3", "brand", "Can {d} worsen {c}?", "carbamazepine", "childhood absence epilepsy", "aggravates", "yes"),
-          ("tx-y4", "plain", "Is {d} first-line for {c}?", "fenfluramine", "Dravet syndrome", "first_line_for", "no"),
+          ("tx-y4", "plain", "Is {d} first-line for {c}?", "fenfluramine", "Dravet syndrome", "treated_with", "no"),
           ("tx-y5", "conversational", "My patient with {c} is on {d}. Is that a reasonable first choice?", "valproic acid", "Lennox-Gastaut syndrome", "first_line_for", "yes"),
           ("tx-y6", "brand", "Should {d} be used in {c}?", "oxcarbazepine", "Dravet syndrome", "aggravates", "no"),
           ("tx-y7", "lowercase", "is {d} first line for infantile spasms in {c}", "vigabatrin", "tuberous sclerosis complex", "first_line_for", "yes"),
-          ("tx-y8", "conversational", "For my teenager with {c} and refractory focal seizures, is {d} a first-line drug?", "everolimus", "tuberous sclerosis complex", "first_line_for", "no")]
+          ("tx-y8", "conversational", "For my teenager with {c} and refractory focal seizures, is {d} a first-line drug?", "everolimus", "tuberous sclerosis complex", "treated_with", "no")]
     for tid, style, t, drug, cond, pred, yn in YN:
         row = rules[(rules.drug == drug) & (rules.condition == cond) & (rules.predicate == pred)]
         assert len(row) == 1
         shown = ABBR[drug] if style == "abbreviation" else BRAND[drug] if style == "brand" else drug
-        note = "the rule's predicate is first_line_for but its statement calls the drug add-on" if addon(row.statement.iloc[0]) else None
+        note = "the rule's statement calls the drug add-on, not first line" if addon(row.statement.iloc[0]) else None
         items.add("treatment", "tx", tid, style, "yes_no", t.format(d=shown, c=cond), [drug_ent(drug), ent(dis[cond], cond)],
                   [drug_ans(drug)], yes_no=yn, source="guideline-rules", record=rows_rec(row),
                   brand_known=brand_known(drug) if style == "brand" else None, note=note)
