@@ -15,7 +15,7 @@ import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retri
 
 # %% auto #0
 __all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
-           'REGISTRY', 'ASKED_RELATIONS', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT',
+           'REGISTRY', 'ASKED_RELATIONS', 'ADD_ON', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT',
            'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest',
            'RowRanges', 'known_date', 'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of',
            'question_kind', 'Entity', 'entity_of', 'option_entities', 'touches', 'unverified_rows', 'asked_relations',
@@ -283,8 +283,13 @@ def decide(kind: str, n_options: int, oe: pd.DataFrame, yes_rows: list[int]|None
     return Reading(kind, None, refused, [], "the evidence does not single out one option", s)
 
 # %% ../nbs/12_answer.ipynb #2f76d521
+ADD_ON = re.compile(r"\badd-on\b|\badjunct", re.I)     # a treatment row whose own text calls the drug an add-on
+
 def fact_sentence(row) -> str:
-    "A manifest row as a plain sentence (no citation)."
+    "A manifest row as a plain sentence (no citation), in the row's own relation where its text is more precise."
+    if row.predicate == "treated_with" and ADD_ON.search(str(getattr(row, "text", ""))):
+        drug = str(row.tail_name)
+        return f"{drug[:1].upper()}{drug[1:]} is an add-on treatment for {row.head_name}"
     verb = VERBS.get(row.predicate, str(row.predicate).replace("_", " "))
     head = str(row.head_name)
     return f"{head[:1].upper()}{head[1:]} {verb} {row.tail_name}"
