@@ -88,7 +88,8 @@ def graph_manifest(gi: GraphIndex, edges: pd.DataFrame, per_edge: int = 2) -> pd
     n = len(rows)
     prec = sel.date_precision.tolist() if "date_precision" in sel else ["day"] * n
     est = sel.date_is_estimated.tolist() if "date_is_estimated" in sel else [False] * n
-    e = {c: [v[k] for k in at] for c in ("tier", "triplet_id", "head", "predicate", "tail") for v in [edges[c].tolist()]}
+    hit = edges.iloc[list(at)]                               # each edge once per evidence row it gives
+    e = {c: hit[c].tolist() for c in ("tier", "triplet_id", "head", "predicate", "tail")}
     name = lambda ids: [gi.names[gi.index[x]] for x in ids]
     cols = dict(key=[evidence_key(*x) for x in zip(r["pmid"], r["source"], r["record_id"])], pmid=r["pmid"],
                 source=r["source"], record_id=r["record_id"], date=[known_date(*x) for x in zip(r["date"], prec, est)],

@@ -83,8 +83,9 @@ def _build_state(folder: Path) -> dict:
     from epigraph.pmids import load_pmid_registry
     R = Retriever(built_kg(folder))
     for q in WARM_QUESTIONS: answer(q, retriever=R)
+    known = frozenset(load_pmid_registry().table.pmid.astype(int).tolist())    # membership is all the ask path checks
     return dict(retriever=Retriever(slim(R.graph)), normalisers={tuple(STAGES): default_normaliser(stages=STAGES)},
-                english=question_mod.english_words(), registry=frozenset(load_pmid_registry()._known))
+                english=question_mod.english_words(), registry=known)
 
 def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Retriever:
     "The ask path's retriever over the built graph in `folder`, loaded from its served copy (built and saved if missing)."

@@ -352,11 +352,12 @@ def named_for(kg) -> dict[str, set[str]]:
     names.update({alias.lower(): names[target.lower()] for alias, target, *_ in CURATED_ALIASES if target.lower() in names and len(alias) > 3})
     ev = kg.evidence[kg.evidence.source == "guideline-rules"]
     t = _visible(kg).set_index("triplet_id")
+    ev = ev[ev.triplet_id.isin(t.index)]
+    r = t.loc[ev.triplet_id]
     out: dict[str, set[str]] = {}
-    for tid, rec in zip(ev.triplet_id, ev.record_id):
-        if tid not in t.index or t.predicate[tid] not in NAMED_FOR: continue
+    for rec, pred, drug, syndrome in zip(ev.record_id, r.predicate, *drug_and_condition(r)):
+        if pred not in NAMED_FOR: continue
         text = GUIDELINE_RULES.statement.iloc[int(rec.split(":")[1]) - 1].lower()
-        drug, syndrome = (x[0] for x in drug_and_condition(t.loc[[tid]]))
         out.setdefault(syndrome, set()).update({drug} | {i for n, i in names.items() if re.search(rf"\b{re.escape(n)}\b", text)})
     return out
 
