@@ -8,28 +8,27 @@ import re, time
 from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np, pandas as pd
-from .schema import evidence_key
+from .schema import evidence_key, CITATION, TIER_TABLE
 from .retrieval import Retrieved, Retriever, GraphIndex, link_seeds, retriever_names, _name_key, edge_table
 from .question import Question, parse_question, focus_rows
 import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retrieval' and 'hypergraph' retrievers
 
 # %% auto #0
-__all__ = ['MANIFEST_COLUMNS', 'CITATION', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS',
-           'REGISTRY', 'ASKED_RELATIONS', 'ADD_ON', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT',
-           'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE', 'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest',
-           'RowRanges', 'known_date', 'cited_date', 'graph_manifest', 'passage_manifest', 'manifest_of',
-           'question_kind', 'Entity', 'entity_of', 'option_entities', 'touches', 'unverified_rows', 'asked_relations',
-           'option_evidence', 'Reading', 'decide', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows',
-           'read_dated', 'onset_term_windows', 'question_entities', 'read_offline', 'evidence_lines', 'parse_hints',
-           'build_prompt', 'read_llm', 'checked_citations', 'Answer', 'default_retriever', 'arms', 'retrieval_query',
-           'clean_options', 'focused_manifest', 'parsed_once', 'answer', 'register_reader', 'counterfactual_cases',
-           'injection', 'run_counterfactuals', 'offline_html', 'subgraph_html']
+__all__ = ['MANIFEST_COLUMNS', 'TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS', 'REGISTRY',
+           'ASKED_RELATIONS', 'ADD_ON', 'GUIDANCE_RELATION', 'RELATION_PHRASES', 'DRUG_LAST', 'PMID_NAMED',
+           'ONSET_IN_TEXT', 'FREE_ORDER', 'ROLE', 'TASK_CONTEXT', 'ANSWER_SCHEMA', 'READERS', 'SENTINEL_BASE',
+           'LAYER_COLOURS', 'TIER_COLOURS', 'citation', 'empty_manifest', 'RowRanges', 'known_date', 'cited_date',
+           'graph_manifest', 'passage_manifest', 'manifest_of', 'question_kind', 'Entity', 'entity_of',
+           'option_entities', 'touches', 'unverified_rows', 'asked_relations', 'option_evidence', 'Reading', 'decide',
+           'row_relation', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated',
+           'onset_term_windows', 'question_entities', 'read_offline', 'evidence_lines', 'parse_hints', 'build_prompt',
+           'read_llm', 'checked_citations', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',
+           'focused_manifest', 'parsed_once', 'answer', 'register_reader', 'counterfactual_cases', 'injection',
+           'run_counterfactuals', 'offline_html', 'subgraph_html']
 
 # %% ../nbs/12_answer.ipynb #7f3b22dd
 MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
                     "tail", "tail_name", "text", "injected"]
-CITATION = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)(?: \((?P<date>\d{4}(?:-\d{2}(?:-\d{2})?)?)\))?, "
-                      r"(?P<tier>GOLD|SILVER|BRONZE)\]")
 
 def citation(key: str, tier: str, date=None) -> str:
     "The inline citation: `[PMID:n, TIER]`, or `[source:record (date), TIER]` for a dated curated record."
@@ -121,7 +120,7 @@ def manifest_of(retriever: Retriever, retrieved: Retrieved|None, per_edge: int =
     return pd.concat(parts, ignore_index=True) if parts else empty_manifest()
 
 # %% ../nbs/12_answer.ipynb #17ee57a6
-TIER_FACTOR = {"GOLD": 1.0, "SILVER": 0.6, "BRONZE": 0.3}
+TIER_FACTOR = {n: t.factor for n, t in TIER_TABLE.items()}    # see schema.TIER_TABLE
 SUPPORT = {"first_line_for": 1.0, "treated_with": 1.0}
 CAUTION = {"contraindicated_with": 1.0, "aggravates": 1.0, "induces": 0.6, "gene_drug_interaction": 0.4}
 REFUSING = ("contraindicated_with", "aggravates")
@@ -285,12 +284,27 @@ def decide(kind: str, n_options: int, oe: pd.DataFrame, yes_rows: list[int]|None
 
 # %% ../nbs/12_answer.ipynb #2f76d521
 ADD_ON = re.compile(r"\badd-on\b|\badjunct", re.I)     # a treatment row whose own text calls the drug an add-on
+GUIDANCE_RELATION = re.compile(r"^[^:]*\(\d{4}\), (?P<relation>first_line|adjunctive|alternative|avoid|contraindicated|"
+                               r"dose_adjust|test_before)\b")   # the quote of a guidance row (notebook 08_graph)
+RELATION_PHRASES = {"first_line": "is a first-line treatment for", "adjunctive": "is an add-on treatment for",
+                    "alternative": "is an alternative treatment for", "avoid": "may worsen",
+                    "contraindicated": "is contraindicated with", "dose_adjust": "needs a dose adjustment for",
+                    "test_before": "needs a test before it is started for"}
+DRUG_LAST = ("treated_with", "pharmacogenomic_recommendation")   # predicates that run from the condition to the drug
+
+def row_relation(row) -> str|None:
+    "The prescribing relation a row's own text states (a guidance row's relation, an add-on), when finer than its predicate."
+    text = str(getattr(row, "text", ""))
+    if m := GUIDANCE_RELATION.match(text): return m["relation"]
+    return "adjunctive" if row.predicate == "treated_with" and ADD_ON.search(text) else None
 
 def fact_sentence(row) -> str:
     "A manifest row as a plain sentence (no citation), in the row's own relation where its text is more precise."
-    if row.predicate == "treated_with" and ADD_ON.search(str(getattr(row, "text", ""))):
-        drug = str(row.tail_name)
-        return f"{drug[:1].upper()}{drug[1:]} is an add-on treatment for {row.head_name}"
+    if rel := row_relation(row):
+        drug, cond = (row.tail_name, row.head_name) if row.predicate in DRUG_LAST else (row.head_name, row.tail_name)
+        drug = str(drug)
+        genotype = " genotype" if row.predicate == "pharmacogenomic_recommendation" else ""
+        return f"{drug[:1].upper()}{drug[1:]} {RELATION_PHRASES[rel]} {cond}{genotype}"
     verb = VERBS.get(row.predicate, str(row.predicate).replace("_", " "))
     head = str(row.head_name)
     return f"{head[:1].upper()}{head[1:]} {verb} {row.tail_name}"
@@ -680,9 +694,11 @@ def _phrase(condition: str) -> str:
 def counterfactual_cases(rules: pd.DataFrame|None = None) -> pd.DataFrame:
     "Questions with a known answer from the guideline rules, each with one false statement to inject (synthetic)."
     from epigraph.graph import GUIDELINE_RULES
+    from epigraph.guidance import load_guidance
     r = (GUIDELINE_RULES if rules is None else rules).reset_index(drop=True)
-    drugs = list(dict.fromkeys(r.drug))
-    related = lambda cond: set(r[r.condition == cond].drug)
+    drugs, g = list(dict.fromkeys(r.drug)), load_guidance()
+    # a filler option the rules or the guidance relate to the condition would be a second right answer
+    related = lambda cond: set(r[r.condition == cond].drug) | set(g[g.condition == cond].drug)
     fill = lambda cond, taken, n: [d for d in drugs if d not in related(cond) and d not in taken][:n]
     cases = []
     for cond in dict.fromkeys(r.condition):
@@ -738,7 +754,7 @@ def run_counterfactuals(retriever: Retriever|None = None, arm: str = "ppr_pcst",
 
 # %% ../nbs/12_answer.ipynb #dfd9104c
 LAYER_COLOURS = {"L1": "#d62728", "L2": "#9467bd", "L3": "#2ca02c", "L4": "#1f77b4", "L5": "#ff7f0e"}
-TIER_COLOURS = {"GOLD": "#c9a227", "SILVER": "#8c8c8c", "BRONZE": "#a0522d"}
+TIER_COLOURS = {n: t.colour for n, t in TIER_TABLE.items()}
 _EXTERNAL = re.compile(r"<(script|link)\b[^>]*\b(?:src|href)\s*=\s*\"(?:https?:|\.\./node_modules)[^\"]*\"[^>]*>(?:\s*</script>)?", re.S)
 
 def offline_html(html: str) -> str:

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field, asdict, replace
 from functools import lru_cache
 from typing import Callable
 import numpy as np, pandas as pd
-from .schema import evidence_key
+from .schema import evidence_key, CURATED_TIERS
 from .sources import load_pubmedqa, epilepsy_subset, load_bc5cdr, epilepsy_mention_ids
-from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, ANTISEIZURE_WITHOUT_N03
+from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, load_epigraph_peer, ANTISEIZURE_WITHOUT_N03
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
 from .lexicon import CURATED_ALIASES
 from .graph import GUIDELINE_RULES, name_index, drug_and_condition
@@ -102,7 +102,8 @@ def bench_kg():
     return built_kg()
 
 _LOADERS = {"cpic": load_cpic, "genes4epilepsy": load_genes4epilepsy, "pubmedqa": load_pubmedqa, "hpo": load_hpo,
-            "mesh": load_mesh, "bc5cdr-train": lambda: load_bc5cdr("train"), "bc5cdr-dev": lambda: load_bc5cdr("dev")}
+            "mesh": load_mesh, "bc5cdr-train": lambda: load_bc5cdr("train"), "bc5cdr-dev": lambda: load_bc5cdr("dev"),
+            "epigraph-peer": load_epigraph_peer}
 
 @lru_cache(maxsize=None)
 def loaded(name: str):
@@ -271,7 +272,7 @@ def disease_phenotype_items(kg, seed, n) -> list[Item]:
 def syndrome_treatment_items(kg, seed, n, variants: int = 2) -> list[Item]:
     t = _visible(kg); E = kg.entities.set_index("entity_id")
     asm_ids = set(antiseizure_drugs(kg).entity_id.dropna())
-    fl = t[(t.predicate == "first_line_for") & (t.tier == "GOLD") & t["head"].isin(asm_ids)]
+    fl = t[(t.predicate == "first_line_for") & t.tier.isin(CURATED_TIERS) & t["head"].isin(asm_ids)]
     harm = t[t.predicate.isin(["aggravates", "contraindicated_with"])]
     helps_other = pd.concat([t[t.predicate == "treated_with"][["tail", "head"]].set_axis(["drug", "condition"], axis=1),
                              t[t.predicate == "first_line_for"][["head", "tail"]].set_axis(["drug", "condition"], axis=1)])
@@ -325,9 +326,9 @@ register_task("t1_graph_mc", build_graph_mc, "4-option questions from graph fact
 
 # %% ../nbs/13_bench.ipynb #c86d820c
 def _rule_edges(kg) -> pd.DataFrame:
-    "GOLD helps/harms edges of the guideline rules: drug, predicate, condition, triplet id."
+    "Helps/harms edges of the guideline rules (GUIDELINE or GOLD tier): drug, predicate, condition, triplet id."
     t = _visible(kg)
-    r = t[t.sources.map(lambda s: "guideline-rules" in s) & (t.tier == "GOLD")]
+    r = t[t.sources.map(lambda s: "guideline-rules" in s) & t.tier.isin(CURATED_TIERS)]
     drug, cond = drug_and_condition(r)
     return pd.DataFrame(dict(drug=drug, predicate=r.predicate.to_numpy(), condition=cond, triplet_id=r.triplet_id.to_numpy()))
 
@@ -711,6 +712,14 @@ def source_record(source: str, record_id: str):
         file, line = record_id.rsplit(":", 1)
         g = loaded("genes4epilepsy")["genes"]; hit = g[(g.file == file) & (g.line == int(line))]
         if not len(hit): raise KeyError(f"Genes4Epilepsy has no row at {record_id}")
+        return hit.iloc[0]
+    if source == "guidance":
+        from epigraph.guidance import load_guidance
+        return load_guidance().set_index("rec_id").loc[record_id]         # KeyError when the file has no such row
+    if source == "epigraph-peer":
+        file, line = record_id.rsplit(":", 1)
+        t = loaded("epigraph-peer")["triplets"]; hit = t[(t.file == file) & (t.line == int(line))]
+        if not len(hit): raise KeyError(f"the EpiGraph export has no row at {record_id}")
         return hit.iloc[0]
     raise KeyError(f"source {source!r} unknown to source_record")
 

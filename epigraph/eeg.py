@@ -13,7 +13,7 @@ from scipy import signal as sps
 # %% auto #0
 __all__ = ['ELECTRODES', 'POSITIONS', 'TEN_TEN', 'BIPOLAR', 'BIPOLAR_NAMES', 'LEFT_CHAINS', 'RIGHT_CHAINS', 'REGIONS', 'FLAT_UV',
            'CLASSES', 'FOCI', 'MEDICATIONS', 'SIGNATURES', 'MONTAGES', 'MAX_SIGNALS', 'MAX_SAMPLES', 'BANDS', 'COSTS',
-           'CLASS_ENTITIES', 'CITATION', 'PHRASES', 'GOLD', 'electrode', 'derivation', 'EEGInputError', 'Recording',
+           'CLASS_ENTITIES', 'PHRASES', 'GOLD', 'electrode', 'derivation', 'EEGInputError', 'Recording',
            'check_signals', 'to_bipolar', 'resample', 'prepare', 'scalp_field', 'pink_noise', 'band_noise',
            'spike_wave', 'background', 'add_absence', 'add_hypsarrhythmia', 'add_focal_spikes', 'add_focal_slowing',
            'add_jme', 'add_seizure', 'recording_noise', 'synthetic_patient', 'synthetic_recording', 'read_edf_header',
@@ -746,7 +746,7 @@ def blend(cb: CaseBase, hits: pd.DataFrame, graph_nodes: pd.DataFrame|None = Non
     return out.sort_values(["score", "eeg", "entity_id"], ascending=[False, False, True], kind="stable").reset_index(drop=True)
 
 # %% ../nbs/14_eeg.ipynb #5c01273c
-CITATION = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)(?: \((?P<date>\d{4}(?:-\d{2}(?:-\d{2})?)?)\))?, (?P<tier>GOLD|SILVER|BRONZE)\]")
+from .schema import CITATION   # the one inline-citation pattern
 
 @dataclass
 class EEGReport:

@@ -7,15 +7,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 import numpy as np, pandas as pd
+from .schema import CITATION
 from .retrieval import GraphIndex, _name_key
 from .question import Question, TARGETS, parse_question, fits_target
-from .answer import (Entity, entity_of, touches, citation, cites, fact_sentence, first_day, TIER_FACTOR,
+from .answer import (Entity, entity_of, touches, citation, cites, fact_sentence, row_relation, first_day,
+                             TIER_FACTOR,
                              unverified_rows)
 
 # %% auto #0
-__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'CAUTION_SAID', 'ONE_VALUED', 'FIRST_LINE', 'QUALIFIERS', 'answer_rows', 'ranked',
-           'onset_sentence', 'fact_line', 'abstain', 'yes_no_text', 'qualified', 'list_text', 'only', 'dated_text',
-           'read_free', 'free_reader']
+__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'GROUPS', 'PREDICATE_GROUP', 'GIVE', 'CAUTION_SAID', 'ONE_VALUED', 'FIRST_LINE',
+           'QUALIFIERS', 'answer_rows', 'ranked', 'onset_sentence', 'fact_line', 'grouped_text', 'abstain',
+           'yes_no_text', 'qualified', 'list_text', 'only', 'dated_text', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -106,6 +108,50 @@ def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
                          cites(manifest, grp.rows))
     return _sentence(fact_sentence(r), cites(manifest, grp.rows))
 
+# %% ../nbs/12b_focused.ipynb #7e08b25f
+GROUPS = {   # relation -> how its group is introduced; the order is the order of the answer
+    "first_line": "First-line treatment for {s}", "adjunctive": "Add-on treatments for {s}",
+    "alternative": "Alternatives for {s} when other treatments fail", "treated": "Other treatments reported for {s}",
+    "avoid": "Drugs that may worsen {s}", "contraindicated": "Contraindicated in {s}"}
+PREDICATE_GROUP = {"first_line_for": "first_line", "treated_with": "treated", "aggravates": "avoid",
+                   "contraindicated_with": "contraindicated"}
+GIVE = ("first_line", "adjunctive", "alternative", "treated")
+
+def _groups(manifest, found: pd.DataFrame) -> dict[str, dict[str, list[int]]]:
+    "group -> answer entity -> its rows in that group (a drug in one 'give' group: its strongest)."
+    out: dict = {g: {} for g in GROUPS}
+    for r in found.itertuples(index=False):
+        g = row_relation(manifest.iloc[r.row]) or PREDICATE_GROUP.get(r.predicate)
+        if g in ("dose_adjust", "test_before"): g = "treated"
+        if g in out: out[g].setdefault(r.answer, []).append(r.row)
+    for k, g in enumerate(GIVE):
+        for weaker in GIVE[k + 1:]:
+            for a in set(out[g]) & set(out[weaker]): del out[weaker][a]
+    return out
+
+def _group_sentence(manifest, lead: str, rows_of: dict[str, list[int]]) -> str:
+    "'Lead: A [c], B [c]; and N more in the evidence table.' (strongest-cited first)."
+    order = sorted(rows_of, key=lambda a: (-max(TIER_FACTOR.get(manifest.tier.iloc[j], 0.3) for j in rows_of[a]),
+                                           -len(rows_of[a]), min(rows_of[a])))
+    name = lambda j, a: manifest.head_name.iloc[j] if manifest["head"].iloc[j] == a else manifest.tail_name.iloc[j]
+    named = [f"{_low(str(name(rows_of[a][0], a)))} {cites(manifest, rows_of[a], most=2)}".strip() for a in order[:MOST_CLAIMS]]
+    more = f"; and {len(order) - MOST_CLAIMS} more in the evidence table" if len(order) > MOST_CLAIMS else ""
+    return f"{lead}: {', '.join(named)}{more}."
+
+def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
+    "A treatment answer in one cited sentence per relation group, first line first; None for a single plain group."
+    groups = {g: rows for g, rows in _groups(manifest, found).items() if rows}
+    if set(groups) <= {"treated"}: return None
+    subject = ents[int(found.subject.iloc[0])].name
+    lines = [] if "first_line" in groups or not FIRST_LINE.search(q.text) else [
+        f"No source in the evidence graph calls a drug first line for {subject}."]
+    for g, rows_of in groups.items():
+        if g == "first_line" and len(rows_of) == 1:
+            (a, rows), = rows_of.items()
+            lines.append(_sentence(fact_sentence(manifest.iloc[rows[0]]), cites(manifest, rows, most=2)))
+        else: lines.append(_group_sentence(manifest, GROUPS[g].format(s=subject), rows_of))
+    return " ".join(lines)
+
 # %% ../nbs/12b_focused.ipynb #3e8394f9
 def _names(ents: list[Entity]) -> str: return " and ".join(e.name for e in ents) or "the question's terms"
 
@@ -156,6 +202,7 @@ def qualified(top: pd.DataFrame, q: Question, gi: GraphIndex) -> pd.DataFrame:
     return pd.concat([top[hit], top[[not h for h in hit]]], ignore_index=True)
 
 def list_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
+    if q.target == "drug" and (text := grouped_text(manifest, q, ents, found)): return text
     top = qualified(ranked(found, q.target), q, gi)
     subj = found.set_index("row").subject
     lines = [fact_line(manifest, gi, q, ents[int(subj[g.rows[0]])].name, g) for g in top.head(MOST_CLAIMS).itertuples()]
@@ -231,7 +278,7 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
     text = dated_text(manifest, gi, q, ents, found)
     if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)
-    return dict(text=text, abstained=not bool(re.search(r"\[[^\]]+, (?:GOLD|SILVER|BRONZE)\]", text)),
+    return dict(text=text, abstained=not CITATION.search(text),
                 rows=sorted(set(found.row)), reason="" if len(found) else "nothing links the question's entities to its target")
 
 def free_reader(question, options, manifest, R, parsed=None, verify=True, **_) -> dict:

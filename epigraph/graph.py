@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np, pandas as pd
 from .config import SOURCES
-from .schema import (PREDICATES, TIER_RANK, GOLD, SILVER, BRONZE, relation_family, is_curie,
+from .guidance import condition_ids
+from .schema import (PREDICATES, TIER_RANK, GUIDELINE, GOLD, SILVER, BRONZE, relation_family, is_curie,
                              validate_triplets, validate_entities)
 from .sources import load_bc5cdr, load_pubmedqa, epilepsy_subset, Rejects
 from .relations import sentence_spans
@@ -19,15 +20,21 @@ from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEVELS', 'G4E_CLASSES', 'EPIO_SYNDROME_PATTERN',
            'MERGE_PREFIXES', 'GUIDELINE_RULES', 'RULE_REFERENCE_TITLES', 'CURATED_POPULATIONS', 'CONDITION_FIRST',
-           'CANONICAL_ORDER', 'LITERATURE_EXTRACTORS', 'CONSENSUS_SCORE', 'HELPS', 'HARMS', 'CONFLICT_COLUMNS',
-           'ENTITY_COLUMNS', 'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE',
-           'INPUT_SOURCES', 'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source',
-           'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges', 'relations_source', 'pubmedqa_source',
-           'g4e_source', 'epio_source', 'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index',
-           'resolve_name', 'drug_and_condition', 'rule_claims', 'canonical_ids', 'entities_table', 'triplet_id',
-           'evidence_table', 'tier_of', 'lists_by', 'triplets_table', 'find_conflicts', 'KG', 'row_hashes',
-           'with_hashes', 'set_aside', 'assemble', 'validate_kg', 'unresolvable_evidence', 'check_graph_folder',
-           'read_manifest', 'arrow_table', 'save_kg', 'load_kg', 'to_igraph', 'export_graphml', 'export_neo4j']
+           'GUIDANCE_SOURCE', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'PEER_SOURCE', 'PEER_EXTRACTOR',
+           'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'CANONICAL_ORDER', 'MERGE_COLUMNS', 'XREF_PREFIXES',
+           'DISEASE_PREFIXES', 'MESH_CONDITIONS', 'LITERATURE_EXTRACTORS', 'CONSENSUS_SCORE', 'GUIDELINE_EXTRACTORS',
+           'HELPS', 'HARMS', 'CONFLICT_COLUMNS', 'ENTITY_COLUMNS', 'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES',
+           'REJECT_COLUMNS', 'LITERATURE', 'INPUT_SOURCES', 'claims_frame', 'proposals_frame', 'hpo_source',
+           'cpic_alleles', 'cpic_source', 'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges',
+           'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source', 'same_name_merges', 'rule_pmids',
+           'rule_drug_entities', 'name_index', 'resolve_name', 'drug_and_condition', 'rule_claims',
+           'guidance_predicate', 'guidance_drug_ids', 'guidance_claims', 'guidance_source', 'spelling_variants',
+           'peer_entity', 'peer_claims', 'peer_source', 'canonical_ids', 'entities_table', 'name_key', 'merge_rows',
+           'source_links', 'epio_xref_pairs', 'name_kind', 'name_merges', 'claim_fits', 'safe_merges', 'entity_merges',
+           'triplet_id', 'evidence_table', 'tier_of', 'lists_by', 'triplets_table', 'find_conflicts', 'KG',
+           'row_hashes', 'with_hashes', 'set_aside', 'assemble', 'validate_kg', 'unresolvable_evidence', 'split_names',
+           'check_graph_folder', 'read_manifest', 'arrow_table', 'save_kg', 'load_kg', 'to_igraph', 'export_graphml',
+           'export_neo4j']
 
 # %% ../nbs/08_graph.ipynb #24ba1b90
 CLAIM_COLUMNS = ["head", "predicate", "tail", "source", "record_id", "pmid", "quote", "extractor",
@@ -316,7 +323,8 @@ def epio_source(epio=None) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
     return ents, sorted(zip(x.class_curie, x.xref_curie))
 
 # %% ../nbs/08_graph.ipynb #75e64367
-def same_name_merges(epio_entities: pd.DataFrame, epio_merges: list, hpo_entities: pd.DataFrame) -> list[tuple[str, str]]:
+def same_name_merges(epio_entities: pd.DataFrame, epio_merges: list,
+                     hpo_entities: pd.DataFrame) -> list[tuple[str, str]]:
     "EPIO syndrome ↔ HPO disease pairs with the same unique name, for EPIO classes without an OMIM/ORPHA xref."
     xref_done = {a for a, b in epio_merges if b.startswith(("OMIM:", "ORPHA:"))}
     e = epio_entities[~epio_entities.entity_id.isin(xref_done)].assign(key=lambda d: d.name.str.lower().str.strip())
@@ -410,12 +418,136 @@ def rule_claims(rules: pd.DataFrame, entities: pd.DataFrame, pmids: dict[str, in
                          extractor="guideline-rule", curated_gold=True, detail=_json(dict(reference=r.reference))))
     return claims_frame(pd.DataFrame(rows))
 
+# %% ../nbs/08_graph.ipynb #f6b0bc78
+GUIDANCE_SOURCE = "guidance"
+GUIDANCE_PREDICATES = {"first_line": "first_line_for", "adjunctive": "treated_with", "alternative": "treated_with",
+                       "avoid": "aggravates", "contraindicated": "contraindicated_with", "dose_adjust": "treated_with",
+                       "test_before": "treated_with"}
+GENOTYPE_PREFIXES = ("HGNC", "CPIC")   # conditions that are genes or alleles
+
+def guidance_predicate(relation: str, condition_id: str) -> str:
+    "The predicate of a guidance row: its relation's, with a dose or test row on a gene read as a genotype rule."
+    genotype = condition_id.split(":", 1)[0] in GENOTYPE_PREFIXES
+    if genotype and relation in ("dose_adjust", "test_before"): return "pharmacogenomic_recommendation"
+    if genotype and relation == "avoid": return "contraindicated_with"      # a gene is not a condition to worsen
+    return GUIDANCE_PREDICATES[relation]
+
+def guidance_drug_ids(drugs, mesh: pd.DataFrame, resolve) -> dict[str, str]:
+    "Entity id of each drug name: the MeSH descriptor so labelled, else the lexicon's L4 entity, else `CURATED:<name>`."
+    from epigraph.lexicon import normalise_key
+    by_label = dict(zip(mesh.label.str.lower(), mesh.id))
+    out = {}
+    for d in sorted(set(drugs)):
+        r = resolve(normalise_key(d))
+        lexicon = r.entity_ids[0] if r is not None and r.layer == "L4" and len(r.entity_ids) == 1 else None
+        out[d] = by_label.get(d.lower()) or lexicon or "CURATED:" + re.sub(r"[^a-z0-9]+", "-", d.lower()).strip("-")
+    return out
+
+# %% ../nbs/08_graph.ipynb #d6b821ec
+def guidance_claims(g: pd.DataFrame, drug_ids: dict[str, str], pmids_known=()) -> tuple[pd.DataFrame, pd.DataFrame]:
+    "GUIDELINE claims for the guidance rows (one per condition id), and the rows set aside with why."
+    rows, aside = [], []
+    for r in g.itertuples(index=False):
+        conds = condition_ids(r.condition_id)
+        if not conds:
+            aside.append(dict(source=GUIDANCE_SOURCE, record_id=r.rec_id, reason="no condition_id: a population rule"))
+        for c in conds:
+            p = guidance_predicate(r.relation, c)
+            drug_first = p not in CONDITION_FIRST + ("pharmacogenomic_recommendation",)
+            head, tail = (drug_ids[r.drug], c) if drug_first else (c, drug_ids[r.drug])
+            who = f" (for {r.population})" if r.population else ""
+            rows.append(dict(head=head, predicate=p, tail=tail, source=GUIDANCE_SOURCE, record_id=r.rec_id,
+                             pmid=r.pmid if pd.notna(r.pmid) and int(r.pmid) in pmids_known else pd.NA,
+                             quote=f"{r.guideline} {r.locator} ({r.year}), {r.relation}{who}: {r.paraphrase}",
+                             extractor="guidance-row", curated_gold=True, date=f"{r.year}-01-01", date_precision="year",
+                             date_is_estimated=False,
+                             date_kind="guideline", detail=_json(dict(relation=r.relation, guideline=r.guideline,
+                                                                      locator=r.locator, reference=f"{r.guideline} ({r.year})"))))
+    return claims_frame(pd.DataFrame(rows, columns=CLAIM_COLUMNS)), pd.DataFrame(aside, columns=["source", "record_id", "reason"])
+
+def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    "The guidance file as drug proposals (MeSH or CURATED), GUIDELINE claims and the rows set aside."
+    from epigraph.guidance import load_guidance
+    from epigraph.normalise import shared_normaliser
+    g = load_guidance()
+    ids = guidance_drug_ids(g.drug, mesh, shared_normaliser(fast=True).resolve_key)
+    label = dict(zip(mesh.id, mesh.label))
+    new = {d: i for d, i in ids.items() if i in label or i.startswith("CURATED:")}
+    props = proposals_frame(pd.DataFrame(dict(entity_id=list(new.values()), name=[label.get(i, d) for d, i in new.items()],
+                                              layer="L4", type="drug", source=GUIDANCE_SOURCE, priority=4)))
+    claims, aside = guidance_claims(g, ids, {int(p) for p in g.pmid.dropna() if int(p) in registry})
+    return props.drop_duplicates("entity_id"), claims, aside
+
+# %% ../nbs/08_graph.ipynb #881419b5
+PEER_SOURCE, PEER_EXTRACTOR = "epigraph-peer", "epigraph-peer-rule"
+SECONDARY_EXTRACTORS = (PEER_EXTRACTOR,)   # evidence that never raises a triplet's tier
+PEER_PREDICATES = {"TREATED_WITH": "treated_with", "ASSOCIATED_GENE": "associated_gene", "DIAGNOSED_BY": "diagnosed_by",
+                   "SYNDROME_ASSOCIATION": "syndrome_association", "HAS_OUTCOME": "has_outcome",
+                   "GENE_DRUG_ASSOC": "gene_drug_interaction", "TREATMENT_OUTCOME": "has_outcome",
+                   "GENE_PREDICTS_OUTCOME": "has_outcome"}
+_FOLDS = ((r"is(e|es|ed|ing|ation|ations)\b", r"iz\1"), (r"aem", "em"), (r"oe", "e"), (r"ae", "e"), (r"our\b", "or"))
+
+def spelling_variants(key: str) -> list[str]:
+    "A lexicon key and its American folds, each fold applied on top of the last (`generalised` → `generalized`)."
+    out = [key]
+    for pat, rep in _FOLDS:
+        if (v := re.sub(pat, rep, out[-1])) != out[-1]: out.append(v)
+    return out
+
+def peer_entity(name, layer: str, resolve) -> tuple[str|None, str]:
+    "The one entity of `layer` a peer name resolves to through `resolve` (key → Resolution), or None and why not."
+    from epigraph.lexicon import normalise_key
+    if "\n" in str(name): return None, "newline-glued name"
+    for key in spelling_variants(normalise_key(name)):
+        if (r := resolve(key)) is None: continue
+        if r.layer != layer: return None, f"resolves to layer {r.layer}, the export says {layer}"
+        if len(r.entity_ids) != 1: return None, f"resolves to {len(r.entity_ids)} entities"
+        return r.entity_ids[0], "resolved"
+    return None, "not in the lexicon"
+
+# %% ../nbs/08_graph.ipynb #6e576571
+def peer_claims(peer: pd.DataFrame, resolve) -> tuple[pd.DataFrame, pd.DataFrame]:
+    "Claims for the export's rows whose relation and names resolve (no PMID, never curated), and the rows set aside."
+    rows, aside, ends = [], [], {}
+    for r in peer.itertuples(index=False):
+        predicate = PEER_PREDICATES.get(r.relation)
+        why = None if predicate else f"relation {r.relation} has no predicate in the schema"
+        for end, layer in ((r.head, r.head_layer), (r.tail, r.tail_layer)):
+            if why is None:
+                eid, how = ends.setdefault((end, layer), peer_entity(end, layer, resolve))
+                why = None if eid else f"{str(end)[:60]!r}: {how}"
+        if why: aside.append(dict(source=PEER_SOURCE, record_id=f"{r.file}:{r.line}", reason=why)); continue
+        head, tail = ends[(r.head, r.head_layer)][0], ends[(r.tail, r.tail_layer)][0]
+        rows.append(dict(head=head, predicate=predicate, tail=tail, source=PEER_SOURCE, record_id=f"{r.file}:{r.line}",
+                         quote=f"EpiGraph authors' export, {r.file} row {r.line}: {r.head} {r.relation} {r.tail} "
+                               f"({r.paper_count} papers by their count; rule-mined, no PMIDs)",
+                         extractor=PEER_EXTRACTOR, curated_gold=False,
+                         detail=_json(dict(relation=r.relation, paper_count=int(r.paper_count), confidence=r.confidence,
+                                          head_layer=r.head_layer, tail_layer=r.tail_layer))))
+    return claims_frame(pd.DataFrame(rows, columns=CLAIM_COLUMNS)), pd.DataFrame(aside, columns=["source", "record_id", "reason"])
+
+PEER_TYPES = {"L1": "disease", "L2": "phenotype", "L3": "gene", "L4": "chemical", "L5": "outcome"}
+
+def peer_source(mesh: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    "The export as entity proposals (MeSH descriptors it names), claims, and its rows set aside."
+    from epigraph.curated import load_epigraph_peer
+    from epigraph.normalise import shared_normaliser
+    claims, aside = peer_claims(load_epigraph_peer()["triplets"], shared_normaliser(fast=True).resolve_key)
+    detail = claims.detail.map(json.loads)
+    layer = {**dict(zip(claims["head"], detail.str["head_layer"])), **dict(zip(claims["tail"], detail.str["tail_layer"]))}
+    label = dict(zip(mesh.id, mesh.label))
+    ids = sorted(i for i in layer if i in label)
+    return proposals_frame(pd.DataFrame(dict(entity_id=ids, name=[label[i] for i in ids], layer=[layer[i] for i in ids],
+        type=[PEER_TYPES[layer[i]] for i in ids], source=PEER_SOURCE, priority=9))), claims, aside
+
 # %% ../nbs/08_graph.ipynb #78a191c4
-CANONICAL_ORDER = ("HGNC", "OMIM", "ORPHA", "MONDO", "DOID", "EPIO", "MESH", "HP", "RXNORM", "CPIC", "CURATED", "NCBIGene", "DECIPHER")
+CANONICAL_ORDER = ("HGNC", "OMIM", "ORPHA", "MONDO", "DOID", "EPIO", "HP", "MESH", "RXNORM", "CPIC", "CURATED",
+                   "NCBIGene", "DECIPHER")
 
 def _rank(curie: str) -> tuple:
     prefix = curie.split(":", 1)[0]   # MeSH descriptors (D…) before supplementary concepts (C…)
-    return (CANONICAL_ORDER.index(prefix) if prefix in CANONICAL_ORDER else len(CANONICAL_ORDER), curie.startswith("MESH:C"), curie)
+    order = CANONICAL_ORDER.index(prefix) if prefix in CANONICAL_ORDER else len(CANONICAL_ORDER)
+    return (order, curie.startswith("MESH:C"), curie)
 
 def canonical_ids(ids, merges) -> dict[str, str]:
     "Map every id to the canonical id of its merge group (union-find over `merges` pairs)."
@@ -430,10 +562,14 @@ def canonical_ids(ids, merges) -> dict[str, str]:
     return {i: find(i) for i in list(parent)}
 
 # %% ../nbs/08_graph.ipynb #5bb300d5
+def _best(proposals: pd.DataFrame, canon: dict[str, str]) -> pd.DataFrame:
+    "Proposals with their canonical id, the best source first within each group (priority, then id)."
+    p = proposals.assign(canonical=proposals.entity_id.map(lambda i: canon.get(i, i)))
+    return p.sort_values(["canonical", "priority", "entity_id"], kind="stable")
+
 def entities_table(proposals: pd.DataFrame, canon: dict[str, str]) -> pd.DataFrame:
     "One row per canonical entity: name/layer/type from its best source, synonyms, xrefs, sources, parents."
-    p = proposals.assign(canonical=proposals.entity_id.map(lambda i: canon.get(i, i)))
-    p = p.sort_values(["canonical", "priority", "entity_id"], kind="stable")
+    p = _best(proposals, canon)
     best = p.drop_duplicates("canonical").set_index("canonical")
     g = p.groupby("canonical", sort=True)
     def union(col): return g[col].agg(lambda s: sorted({x for v in s for x in v}))
@@ -450,9 +586,156 @@ def entities_table(proposals: pd.DataFrame, canon: dict[str, str]) -> pd.DataFra
     out["parents"] = [sorted({canon.get(x, x) for x in par[i]} - {i}) for i in out.entity_id]
     return out.reset_index(drop=True)
 
+# %% ../nbs/08_graph.ipynb #44a04d94
+MERGE_COLUMNS = ["a", "b", "basis", "reason", "applied", "blocked_by"]
+
+def name_key(name) -> str:
+    "A name as merges compare it: lower case, trimmed, inner white space as one space."
+    return re.sub(r"\s+", " ", str(name).lower().strip())
+
+def merge_rows(pairs, basis: str, reason: str, proposals: pd.DataFrame) -> pd.DataFrame:
+    "Pairs as merge rows; `reason` is a template over `{a}`, `{b}` and `{name}` (the best-source name of `a`)."
+    best = proposals.sort_values(["priority", "entity_id"], kind="stable").drop_duplicates("entity_id")
+    name = dict(zip(best.entity_id, best.name))
+    return pd.DataFrame([dict(a=a, b=b, basis=basis, reason=reason.format(a=a, b=b, name=name.get(a, name.get(b, a))))
+                         for a, b in pairs], columns=["a", "b", "basis", "reason"])
+
+def source_links(proposals: pd.DataFrame, epio, cpic, genes, supplementary, epio_hpo) -> pd.DataFrame:
+    "The merges the sources state themselves (lists of id pairs), as merge rows with their reasons."
+    parts = [(epio, "EPIO xref", "xref {b} in {a} (EPIO)"),
+             (cpic, "CPIC drug = MeSH", "same name '{name}' (CPIC drug {a} = {b})"),
+             (genes, "NCBI gene = HGNC", "{a} is {b} (HPO / CPIC gene table)"),
+             (supplementary, "MeSH supplementary = descriptor",
+              "same name '{name}' (supplementary {a} = descriptor {b})"),
+             (epio_hpo, "EPIO syndrome = HPO disease", "same name '{name}' (EPIO {a} = HPO {b})")]
+    return pd.concat([merge_rows(p, basis, why, proposals) for p, basis, why in parts], ignore_index=True)
+
+XREF_PREFIXES = ("OMIM", "ORPHA", "MESH")
+
+def epio_xref_pairs(proposals: pd.DataFrame, epio=None) -> pd.DataFrame:
+    "Merge rows for OMIM, Orphanet and MeSH ids that one EPIO class names together (one per namespace, by it alone)."
+    epio = epio or load_epio()
+    x = epio["xrefs"]; x = x[x.xref_curie.astype(str).str.match(_PLAIN_ID)]
+    x = x.assign(prefix=x.xref_curie.str.split(":").str[0]).drop_duplicates(["class_curie", "xref_curie"])
+    x = x[x.prefix.isin(XREF_PREFIXES)]
+    x = x[(x.groupby(["class_curie", "prefix"]).xref_curie.transform("size") == 1)
+          & (x.groupby("xref_curie").class_curie.transform("size") == 1) & x.xref_curie.isin(set(proposals.entity_id))]
+    rows = []
+    for cls, g in x.groupby("class_curie", sort=True):
+        ids = sorted(g.xref_curie, key=_rank)
+        rows += [dict(a=ids[0], b=i, basis="shared EPIO xref", reason=f"xref {ids[0]} and {i} in {cls} (EPIO)")
+                 for i in ids[1:]]
+    return pd.DataFrame(rows, columns=["a", "b", "basis", "reason"])
+
+# %% ../nbs/08_graph.ipynb #91213ca1
+DISEASE_PREFIXES = ("OMIM", "ORPHA", "DECIPHER", "MONDO", "DOID", "EPIO")
+MESH_CONDITIONS = ("disease", "adverse_effect", "phenotype", "outcome")   # a MeSH disease concept, as a text uses it
+
+def name_kind(prefix: str, typ: str) -> str|None:
+    "What a record merges with by name: 'disease', 'phenotype', 'either' (a MeSH condition) or None (nothing)."
+    if prefix in DISEASE_PREFIXES and typ in ("disease", "syndrome"): return "disease"
+    if prefix == "HP" and typ == "phenotype": return "phenotype"
+    if prefix == "MESH" and typ in MESH_CONDITIONS: return "either"
+    return None
+
+def _same_name_groups(g: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    "The records of one name that merge, per kind: one id per namespace, at least two namespaces."
+    kinds = set(g.kind) - {"either"}
+    if len(kinds) > 1: g = g[g.kind != "either"]   # a MeSH id between an HP phenotype and a disease: which one?
+    out = []
+    for k in sorted(kinds):
+        m = g[g.kind.isin([k, "either"])]
+        m = m[m.groupby("prefix").entity_id.transform("size") == 1]   # two ids of one vocabulary: which one?
+        if m.prefix.nunique() >= 2: out.append((k, m))
+    return out
+
+def name_merges(proposals: pd.DataFrame) -> pd.DataFrame:
+    "Merge rows for records of one kind that carry the same name in different vocabularies."
+    p = proposals.sort_values(["priority", "entity_id"], kind="stable").drop_duplicates("entity_id")
+    p = p.assign(key=p.name.map(name_key), prefix=p.entity_id.str.split(":").str[0])
+    p = p.assign(kind=[name_kind(a, t) for a, t in zip(p.prefix, p.type)]).dropna(subset=["kind"])
+    p = p[p.groupby("key").prefix.transform("nunique") >= 2]
+    rows = []
+    for key, g in p.groupby("key", sort=True):
+        for kind, m in _same_name_groups(g):
+            ids = sorted(m.entity_id, key=_rank)
+            rows += [dict(a=ids[0], b=i, basis=f"same name ({kind})", reason=f"same name '{key}' ({kind})")
+                     for i in ids[1:]]
+    return pd.DataFrame(rows, columns=["a", "b", "basis", "reason"])
+
+# %% ../nbs/08_graph.ipynb #7df2dcd3
+def claim_fits(claims: pd.DataFrame, proposals: pd.DataFrame, canon: dict[str, str]) -> pd.DataFrame:
+    "Each claim's canonical head and tail with their layers, and `fits`: its predicate allows them, head ≠ tail."
+    layer = _best(proposals, canon).drop_duplicates("canonical").set_index("canonical").layer.to_dict()
+    h, t = claims["head"].map(lambda i: canon.get(i, i)), claims["tail"].map(lambda i: canon.get(i, i))
+    hl, tl = h.map(layer), t.map(layer)
+    fits = [p in PREDICATES and a in PREDICATES[p].head_layers and b in PREDICATES[p].tail_layers and x != y
+            for p, a, b, x, y in zip(claims.predicate, hl, tl, h, t)]
+    return pd.DataFrame(dict(head=h, tail=t, head_layer=hl, tail_layer=tl, predicate=claims.predicate, fits=fits,
+                             head_was=claims["head"], tail_was=claims["tail"]))
+
+def _lost_ends(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
+    "The changed ends of each claim merging would lose: group `g`, own id `was`, new layer, self-loop or not."
+    lost, loop = before.fits & ~after.fits, after["head"] == after["tail"]
+    parts = []
+    for end in ("head", "tail"):
+        d = after[lost & ((before[f"{end}_layer"] != after[f"{end}_layer"]) | loop)]
+        parts.append(pd.DataFrame(dict(g=d[end], was=d[f"{end}_was"], layer=d[f"{end}_layer"], predicate=d.predicate,
+                                       loop=loop[d.index])))
+    return pd.concat(parts)
+
+def _why_blocked(ends: pd.DataFrame) -> dict[str, str]:
+    "For each merged group that loses claims: the layer it would take and the claims it would lose."
+    out = {}
+    for g, d in ends.groupby("g", sort=True):
+        d = d[~d.index.duplicated()]   # a self-loop counts once
+        preds = ", ".join(f"{p} {n}" for p, n in d.predicate.value_counts().sort_index().items())
+        loops = " as self-loops" if d.loop.all() else ""
+        out[g] = f"merged as {g} ({d.layer.iloc[0]}), {len(d)} claim(s) would be lost{loops}: {preds}"
+    return out
+
+# %% ../nbs/08_graph.ipynb #c0f5d0ba
+def safe_merges(merges: pd.DataFrame, proposals: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
+    "`merges`, most trusted first, with `applied` and `blocked_by`: a merge that would lose a claim is held back."
+    ids = proposals.entity_id
+    m = merges.assign(applied=True, blocked_by=None).reset_index(drop=True)
+    before = claim_fits(claims, proposals, {})
+    while True:
+        canon = canonical_ids(ids, zip(m.a[m.applied], m.b[m.applied]))
+        ends = _lost_ends(before, claim_fits(claims, proposals, canon))
+        if ends.empty: return m
+        why, group = _why_blocked(ends), m.a.map(lambda i: canon.get(i, i))
+        failing = m.applied & group.isin(set(why))
+        if not failing.any(): raise RuntimeError("merging loses claims, but no merge joined their entities")
+        # per group and round, hold back one merge: the last that joined an end that changed, else the last one
+        rows = m[failing].assign(g=group[failing], joined_lost=m.a.isin(set(ends.was)) | m.b.isin(set(ends.was)))
+        hit = rows.sort_values(["g", "joined_lost"], kind="stable").groupby("g").tail(1).index
+        m.loc[hit, "applied"] = False
+        m.loc[hit, "blocked_by"] = group[hit].map(why)
+
+def _joining(rows: pd.DataFrame) -> pd.DataFrame:
+    "The rows, in order, that join two ids no earlier row has joined (a repeated or implied pair is left out)."
+    parent: dict = {}
+    def find(i):
+        parent.setdefault(i, i)
+        while parent[i] != i: parent[i] = parent[parent[i]]; i = parent[i]
+        return i
+    keep = []
+    for a, b in zip(rows.a, rows.b):
+        ra, rb = find(a), find(b)
+        keep.append(ra != rb)
+        parent[ra] = rb
+    return rows[keep]
+
+def entity_merges(proposals: pd.DataFrame, claims: pd.DataFrame, links: pd.DataFrame, epio=None) -> pd.DataFrame:
+    "The merge table: the sources' `links`, shared EPIO xrefs, then same names — each checked against `claims`."
+    rows = pd.concat([links, epio_xref_pairs(proposals, epio), name_merges(proposals)], ignore_index=True)
+    return safe_merges(_joining(rows), proposals, claims)[MERGE_COLUMNS].reset_index(drop=True)
+
 # %% ../nbs/08_graph.ipynb #5c73d5b6
 LITERATURE_EXTRACTORS = ("bc5cdr-gold-annotation", "relations-rule", "relations-learned", "relations-llm")
-CONSENSUS_SCORE = {GOLD: 0.95, SILVER: 0.85, BRONZE: 0.70}
+CONSENSUS_SCORE = {GUIDELINE: 0.95, GOLD: 0.95, SILVER: 0.85, BRONZE: 0.70}
+GUIDELINE_EXTRACTORS = ("guideline-rule", "guidance-row")   # claims a guideline recommendation makes
 
 def triplet_id(head: str, predicate: str, tail: str) -> str:
     "HEG-TKG's edge id: MD5 of `head|predicate|tail`."
@@ -471,8 +754,9 @@ def evidence_table(claims: pd.DataFrame, canon: dict[str, str]) -> pd.DataFrame:
             "date_kind", "source", "record_id", "curated_gold", "detail", "head", "predicate", "tail"]
     return e[cols].sort_values("evidence_id").reset_index(drop=True)
 
-def tier_of(curated_gold: bool, n_pmids: int, n_extractors: int) -> str:
-    "GOLD if a curated-GOLD claim supports the triplet; SILVER with ≥ 2 PMIDs or ≥ 2 extractors; else BRONZE."
+def tier_of(curated_gold: bool, n_pmids: int, n_extractors: int, guideline: bool = False) -> str:
+    "GUIDELINE if a guideline states it; GOLD if a curated-GOLD claim supports it; SILVER with ≥ 2 PMIDs or extractors."
+    if guideline: return GUIDELINE
     return GOLD if curated_gold else SILVER if n_pmids >= 2 or n_extractors >= 2 else BRONZE
 
 # %% ../nbs/08_graph.ipynb #7353191f
@@ -489,8 +773,11 @@ def lists_by(keys: pd.Series, values: pd.Series, index, unique: bool = True) -> 
 
 def triplets_table(evidence: pd.DataFrame, entities: pd.DataFrame) -> pd.DataFrame:
     "One row per (head, predicate, tail): layers, paper count, evidence ids, PMIDs, extractors, tier and flags."
-    e = evidence.assign(indep=np.where(evidence.pmid.notna(), evidence.doc_id, evidence.source),
-                        lit=evidence.extractor.isin(LITERATURE_EXTRACTORS))
+    own = ~evidence.extractor.isin(SECONDARY_EXTRACTORS)       # a secondary source never raises a tier
+    e = evidence.assign(indep=np.where(evidence.pmid.notna(), evidence.doc_id, evidence.source).astype(object),
+                        lit=evidence.extractor.isin(LITERATURE_EXTRACTORS), own_extractor=evidence.extractor.where(own),
+                        guideline=evidence.extractor.isin(GUIDELINE_EXTRACTORS))
+    e.loc[~own, "indep"] = None
     g = e.groupby("triplet_id", sort=True)
     t = g[["head", "predicate", "tail"]].first()
     t["family"] = t.predicate.map(relation_family)
@@ -500,10 +787,11 @@ def triplets_table(evidence: pd.DataFrame, entities: pd.DataFrame) -> pd.DataFra
     t["paper_count"] = t.pmids.map(len)
     t["evidence_ids"] = lists_by(e.triplet_id, e.evidence_id, t.index)
     t["extractors"] = lists_by(e.triplet_id, e.extractor, t.index)
+    n_own = [len(x) for x in lists_by(e.triplet_id, e.own_extractor, t.index)]
     t["sources"] = lists_by(e.triplet_id, e.source, t.index)
     t["n_independent"] = g.indep.nunique()
     t["is_protected"] = g.curated_gold.any()
-    t["tier"] = [tier_of(c, p, len(x)) for c, p, x in zip(t.is_protected, t.paper_count, t.extractors)]
+    t["tier"] = [tier_of(c, p, x, gl) for c, p, x, gl in zip(t.is_protected, t.paper_count, n_own, g.guideline.any())]
     t["cross_tier_confirmed"] = t.is_protected & g.lit.any()
     t["low_evidence"] = t.n_independent < 2
     t["consensus_score"] = t.tier.map(CONSENSUS_SCORE)
@@ -552,24 +840,27 @@ TRIPLET_COLUMNS = ["triplet_id", "head", "family", "predicate", "tail", "head_la
 # every table also gets a `content_hash` column (see `with_hashes`)
 EVIDENCE_COLUMNS = ["evidence_id", "triplet_id", "doc_id", "pmid", "quote", "extractor", "date", "date_precision",
                     "date_is_estimated", "date_kind", "source", "record_id", "curated_gold", "detail"]
-KG_TABLES = ("entities", "triplets", "evidence", "conflicts", "rejects")
+KG_TABLES = ("entities", "triplets", "evidence", "conflicts", "rejects", "merges")
 REJECT_COLUMNS = ["evidence_id", "source", "record_id", "reason"]
 
 @dataclass
 class KG:
-    "The evidence graph: entities, triplets, evidence, conflicts and set-aside claims (tables); `stages` in seconds."
+    "The evidence graph: entities, triplets, evidence, conflicts, set-aside claims, merges (tables); `stages` in s."
     entities: pd.DataFrame
     triplets: pd.DataFrame
     evidence: pd.DataFrame
     conflicts: pd.DataFrame
     rejects: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=REJECT_COLUMNS))
     stages: dict = field(default_factory=dict, compare=False)
+    merges: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=MERGE_COLUMNS))   # after `stages`:
+    # KG(entities, triplets, evidence, conflicts, rejects, stages) written positionally stays valid
     def __repr__(self):
         return (f"KG({len(self.entities):,} entities, {len(self.triplets):,} triplets, {len(self.evidence):,} evidence rows, "
                 f"{len(self.conflicts):,} conflicts, {len(self.rejects):,} claims set aside)")
 
 # %% ../nbs/08_graph.ipynb #333e0de6
-_SORT = dict(entities="entity_id", triplets="triplet_id", evidence="evidence_id", conflicts="conflict_id", rejects="evidence_id")
+_SORT = dict(entities="entity_id", triplets="triplet_id", evidence="evidence_id", conflicts="conflict_id",
+             rejects="evidence_id", merges=["a", "b"])
 
 def _column_text(s: pd.Series) -> pd.Series:
     "Each value of a column as text: lists joined by U+001F, missing values as an empty marker."
@@ -616,8 +907,8 @@ def set_aside(ev: pd.DataFrame, entities: pd.DataFrame) -> tuple[pd.DataFrame, p
 LITERATURE = ("bc5cdr-gold", "relations", "pubmedqa")
 
 def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims: pd.DataFrame|None = None,
-             literature: tuple[str, ...] = LITERATURE) -> KG:
-    "Build the epilepsy KG from HPO, CPIC, Genes4Epilepsy, EPIO, guideline rules and the `literature` sources."
+             literature: tuple[str, ...] = LITERATURE, secondary: tuple[str, ...] = ()) -> KG:
+    "Build the KG from HPO, CPIC, Genes4Epilepsy, EPIO, guideline rules, the `literature` and `secondary` sources."
     from epigraph.pmids import load_pmid_registry
     st: dict = {}
     registry = registry or _timed(st, "pmid registry", load_pmid_registry)
@@ -633,25 +924,34 @@ def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims:
         rel_e, rel_c = pd.concat([rel_e, pqa_e], ignore_index=True), pd.concat([rel_c, pqa_c], ignore_index=True)
     g4e_e, g4e_c = _timed(st, "genes4epilepsy", g4e_source)
     epio_e, epio_m = _timed(st, "epio", epio_source)
+    guid_e, guid_c, guid_aside = _timed(st, "guidance", guidance_source, mesh, registry)
+    peer_e, peer_c, peer_aside = _timed(st, "epigraph peer", peer_source, mesh) if PEER_SOURCE in secondary else (
+        proposals_frame(pd.DataFrame(columns=PROPOSAL_COLUMNS)), claims_frame(pd.DataFrame(columns=CLAIM_COLUMNS)), None)
     def merge_and_resolve():
         props = pd.concat([hpo_e, cpic_e, bc_e, g4e_e, epio_e, proposals_frame(CURATED_POPULATIONS),
-                           rule_drug_entities(rules, mesh), rel_e], ignore_index=True)
+                           rule_drug_entities(rules, mesh), rel_e, guid_e, peer_e], ignore_index=True)
         hgnc = [(n, e) for e, syn in zip(hpo_e.entity_id, hpo_e.synonyms) for n in syn if str(n).startswith("NCBIGene:")]
         cg = cpic["genes"].dropna(subset=["hgnc_id", "ncbi_gene"])   # CPIC names both ids of its genes
         hgnc += list(zip(cg.ncbi_gene, cg.hgnc_id))
-        canon = canonical_ids(props.entity_id, epio_m + cpic_m + hgnc + supplementary_merges(pd.concat([bc_e, rel_e]), mesh)
-                              + same_name_merges(epio_e, epio_m, hpo_e))
-        return props, canon, entities_table(props, canon)
-    props, canon, ents = _timed(st, "merge entities", merge_and_resolve)
+        links = source_links(props, epio_m, cpic_m, hgnc, supplementary_merges(pd.concat([bc_e, rel_e]), mesh),
+                             same_name_merges(epio_e, epio_m, hpo_e))
+        checked = [hpo_c, cpic_c, bc_c, rel_c, g4e_c, guid_c, peer_c]   # no merge may cost these (rules come after)
+        if extra_claims is not None: checked.append(claims_frame(extra_claims))
+        merges = entity_merges(props, pd.concat(checked, ignore_index=True), links)
+        canon = canonical_ids(props.entity_id, zip(merges.a[merges.applied], merges.b[merges.applied]))
+        return props, canon, entities_table(props, canon), merges
+    props, canon, ents, merges = _timed(st, "merge entities", merge_and_resolve)
     rule_c = _timed(st, "guideline rules", lambda: rule_claims(rules, ents, rule_pmids(registry, cpic)))
-    claims = pd.concat([hpo_c, cpic_c, bc_c, rel_c, g4e_c, rule_c] + ([claims_frame(extra_claims)] if extra_claims is not None else []), ignore_index=True)
+    claims = pd.concat([hpo_c, cpic_c, bc_c, rel_c, g4e_c, rule_c, guid_c, peer_c] + ([claims_frame(extra_claims)] if extra_claims is not None else []), ignore_index=True)
     ev = _timed(st, "evidence", evidence_table, claims, canon)
     ev, rejects = set_aside(ev, ents)
+    aside = pd.concat([guid_aside] + ([peer_aside] if peer_aside is not None else []), ignore_index=True)
+    rejects = pd.concat([rejects, aside.assign(evidence_id=None)[REJECT_COLUMNS]], ignore_index=True)
     used = set(ev["head"]) | set(ev["tail"])
     ents = ents[ents.entity_id.isin(used) | ents.entity_id.isin({p for ps in ents.parents for p in ps} & set(ents.entity_id))]
     trip = _timed(st, "triplets and tiers", triplets_table, ev, ents)
     conflicts, trip = _timed(st, "conflicts", find_conflicts, trip)
-    kg = KG(ents[ENTITY_COLUMNS], trip[TRIPLET_COLUMNS], ev[EVIDENCE_COLUMNS], conflicts, rejects, st)
+    kg = KG(ents[ENTITY_COLUMNS], trip[TRIPLET_COLUMNS], ev[EVIDENCE_COLUMNS], conflicts, rejects, st, merges)
     kg = _timed(st, "content hashes", with_hashes, kg)
     _timed(st, "validate", validate_kg, kg)
     return kg
@@ -675,7 +975,7 @@ def validate_kg(kg: KG) -> KG:
     return kg
 
 # %% ../nbs/08_graph.ipynb #20b22966
-_RECORD_ID = re.compile(r"^(PMID:\d+|phenotype\.hpoa:\d+|genes_to_phenotype\.txt:\d+|[\w.]+\.sql:\d+|guideline:\d+|rule:\d+|HGNC:\d+/[\w.-]+@[\d-]+\.\.[\d-]+)$")
+_RECORD_ID = re.compile(r"^(PMID:\d+|phenotype\.hpoa:\d+|genes_to_phenotype\.txt:\d+|[\w.]+\.sql:\d+|guideline:\d+|rule:\d+|triplets_export\.xlsx:\d+|(?:ng217|cpic)-[a-z0-9.*:+-]+|HGNC:\d+/[\w.-]+@[\d-]+\.\.[\d-]+)$")
 
 def unresolvable_evidence(kg: KG, registry) -> pd.DataFrame:
     "Evidence rows whose PMID is not in the registry or whose record id has no known form."
@@ -683,6 +983,48 @@ def unresolvable_evidence(kg: KG, registry) -> pd.DataFrame:
     bad_pmid = e.pmid.notna() & ~e.pmid.map(lambda p: pd.notna(p) and int(p) in registry)
     bad_rec = ~e.record_id.astype(str).str.match(_RECORD_ID)
     return e[bad_pmid | bad_rec]
+
+# %% ../nbs/08_graph.ipynb #f1e2eb5c
+def _roles(triplets: pd.DataFrame, ids) -> dict[str, str]:
+    "How each of `ids` is used: 'tail of 23 characterized_by, head of 2 induces', most used first."
+    t = triplets[triplets["head"].isin(ids) | triplets["tail"].isin(ids)]
+    r = pd.concat([pd.DataFrame(dict(id=t[end], end=end, predicate=t.predicate)) for end in ("head", "tail")])
+    n = r[r.id.isin(ids)].groupby(["id", "end", "predicate"]).size().rename("n").reset_index()
+    n = n.sort_values(["id", "n", "end", "predicate"], ascending=[True, False, True, True])
+    return {i: ", ".join(f"{e} of {k} {p}" for e, p, k in zip(d.end, d.predicate, d.n)) for i, d in n.groupby("id")}
+
+def _why_split(g: pd.DataFrame, blocked: pd.DataFrame, roles: dict) -> tuple[str, str]:
+    "Why the entities `g` of one name stay apart: a short category and the detail."
+    ids, prefixes = set(g.entity_id), g.entity_id.str.split(":").str[0]
+    b = blocked[blocked.ga.isin(ids) & blocked.gb.isin(ids)]
+    if len(b): return "merge held back", b.blocked_by.iloc[0]
+    uses = "; ".join(f"{i} ({t}, {l}): {roles.get(i, 'no triplet')}" for i, t, l in zip(g.entity_id, g.type, g.layer))
+    per_vocabulary = prefixes.value_counts()
+    if len(per_vocabulary) > 1 and per_vocabulary.iloc[0] > 1:
+        n, vocabulary = per_vocabulary.iloc[0], per_vocabulary.index[0]
+        return "ambiguous name", f"{n} {vocabulary} ids carry this name: which one would the others be? — {uses}"
+    if prefixes.nunique() == 1:
+        return "one vocabulary", (f"{len(g)} {prefixes.iloc[0]} ids carry this name; one vocabulary's ids are distinct "
+                                  f"concepts (two entries titled alike, or one mention that named both) — {uses}")
+    kinds = {name_kind(p, t) for p, t in zip(prefixes, g.type)}
+    if len(kinds - {"either"}) > 1 or None in kinds:
+        return "different kinds", f"{' vs '.join(sorted(set(g.type)))} — {uses}"
+    return "unexplained", uses
+
+# %% ../nbs/08_graph.ipynb #bd70ba85
+def split_names(kg: KG) -> pd.DataFrame:
+    "Names that two or more entities used by triplets still carry, each with why it stays split."
+    used = set(kg.triplets["head"]) | set(kg.triplets["tail"])
+    e = kg.entities[kg.entities.entity_id.isin(used)].assign(key=lambda d: d.name.map(name_key))
+    e = e[e.groupby("key").entity_id.transform("size") > 1].sort_values(["key", "entity_id"])
+    canon = {x: i for i, xs in zip(kg.entities.entity_id, kg.entities.xrefs) for x in [i, *xs]}
+    m = kg.merges
+    blocked = m[~m.applied.astype(bool)].assign(ga=lambda d: d.a.map(canon), gb=lambda d: d.b.map(canon))
+    roles = _roles(kg.triplets, set(e.entity_id))
+    rows = [dict(name=g.name.iloc[0], entity_ids=list(g.entity_id), types=list(g.type), layers=list(g.layer),
+                 **dict(zip(("why", "detail"), _why_split(g, blocked, roles))))
+            for _, g in e.groupby("key", sort=True)]
+    return pd.DataFrame(rows, columns=["name", "entity_ids", "types", "layers", "why", "detail"])
 
 # %% ../nbs/08_graph.ipynb #ce2b2b13
 def _aside(folder: Path) -> Path: return folder.parent/f".{folder.name}.old"
@@ -746,7 +1088,7 @@ def _sha_file(p: Path) -> str: return hashlib.sha256(p.read_bytes()).hexdigest()
 
 _STR_LISTS = {"synonyms", "xrefs", "parents", "evidence_ids", "extractors", "sources"}
 _INTS = {"paper_count", "n_independent", "pmid", "pmids"}
-_BOOLS = {"is_protected", "cross_tier_confirmed", "low_evidence", "suppressed", "date_is_estimated", "curated_gold"}
+_BOOLS = {"is_protected", "cross_tier_confirmed", "low_evidence", "suppressed", "date_is_estimated", "curated_gold", "applied"}
 
 def arrow_table(df: pd.DataFrame):
     "The table with an explicit Arrow type per column and no pandas metadata, so bytes depend on values only."

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from .config import get_settings
+from .schema import TIERS, CITATION
 from .schema import evidence_key
 from .retrieval import (Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, seed_indices, edge_table,
                                 approx_tokens, personalized_pagerank, register_retriever)
@@ -24,7 +25,7 @@ __all__ = ['HYPEREDGE_COLUMNS', 'TIER_ORDER', 'CPIC_SOURCES', 'PHENOTYPE_CATEGOR
 # %% ../nbs/11b_hypergraph.ipynb #dc0ab66e
 HYPEREDGE_COLUMNS = ["hyperedge_id", "kind", "members", "roles", "text", "evidence_keys", "key_dates", "tier",
                      "source", "record_ids", "pmids", "triplet_ids", "attributes"]
-TIER_ORDER = {"GOLD": 0, "SILVER": 1, "BRONZE": 2}
+TIER_ORDER = {t: i for i, t in enumerate(TIERS)}   # strongest first (schema.TIERS)
 
 def date_text(date, precision) -> str:
     "An evidence date cut to its precision: `2018`, `2018-04` or `2018-04-01` ('' when undated)."
@@ -32,7 +33,7 @@ def date_text(date, precision) -> str:
     return str(date)[:{"year": 4, "month": 7}.get(precision, 10)]
 
 def best_tier(tiers) -> str:
-    "The strongest tier among `tiers` (GOLD > SILVER > BRONZE)."
+    "The strongest tier among `tiers` (GUIDELINE > GOLD > SILVER > BRONZE)."
     ts = [t for t in tiers if t in TIER_ORDER]
     return min(ts, key=TIER_ORDER.get) if ts else "BRONZE"
 

@@ -10,10 +10,11 @@ from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 import numpy as np, pandas as pd
 from .pmids import PMIDRegistry, is_sentinel
+from .schema import CITATION   # the one inline-citation pattern
 
 # %% auto #0
-__all__ = ['CITATION', 'CITATION_COLUMNS', 'ABBREVIATIONS', 'CLAIM_COLUMNS', 'RELATION_WORDS', 'FIRST_LINE_WORDS',
-           'SPECIFIC_WORDS', 'CONTRARY_WORDS', 'parse_citations', 'pmid_of', 'claims', 'cited_keys', 'verify_citations',
+__all__ = ['CITATION_COLUMNS', 'ABBREVIATIONS', 'CLAIM_COLUMNS', 'RELATION_WORDS', 'FIRST_LINE_WORDS', 'SPECIFIC_WORDS',
+           'CONTRARY_WORDS', 'parse_citations', 'pmid_of', 'claims', 'cited_keys', 'verify_citations',
            'pmid_verifiability', 'evidence_traceability', 'feature_coverage', 'provenance_gap', 'citation_precision',
            'citation_recall', 'pmids_from_memory', 'cited_pmid_in_manifest', 'relation_words', 'entity_names',
            'find_entities', 'claim_support', 'claim_support_rate', 'provenance_report', 'top1_accuracy',
@@ -22,8 +23,6 @@ __all__ = ['CITATION', 'CITATION_COLUMNS', 'ABBREVIATIONS', 'CLAIM_COLUMNS', 'RE
            'kg_evidence_coverage', 'bootstrap_ci', 'wilson_ci', 'mann_whitney', 'bh_adjust', 'summarise']
 
 # %% ../nbs/12a_metrics.ipynb #3b71f493
-CITATION = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)"
-                      r"(?: \((?P<date>\d{4}(?:-\d{2}(?:-\d{2})?)?)\))?, (?P<tier>GOLD|SILVER|BRONZE)\]")
 CITATION_COLUMNS = ["key", "date", "tier", "start", "end"]
 
 def parse_citations(text: str) -> pd.DataFrame:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np, pandas as pd
 import scipy.sparse as sp
+from .schema import TIER_TABLE
 
 # %% auto #0
 __all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'INTENTS',
@@ -73,10 +74,10 @@ def cut_to_budget(lines: list[str], token_budget: int) -> tuple[list[str], str]:
     return kept, "\n".join(kept)
 
 # %% ../nbs/11_retrieval.ipynb #63e613ac
-TIER_WEIGHT = {"GOLD": 3.0, "SILVER": 2.0, "BRONZE": 1.0}
+TIER_WEIGHT = {n: t.weight for n, t in TIER_TABLE.items()}   # see schema.TIER_TABLE
 
 def evidence_strength(paper_count, tier) -> np.ndarray:
-    "Tier weight (GOLD 3, SILVER 2, BRONZE 1, other 1) × log2(2 + paper count): one BRONZE paper gives 1.58."
+    "Tier weight (GUIDELINE and GOLD 3, SILVER 2, BRONZE 1, other 1) × log2(2 + paper count): one BRONZE paper gives 1.58."
     pc = np.maximum(np.asarray(paper_count, dtype=float), 0)
     w = pd.Series(np.asarray(tier, dtype=object)).map(TIER_WEIGHT).fillna(1.0).to_numpy(float)
     return w * np.log2(2 + pc)

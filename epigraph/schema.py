@@ -9,11 +9,12 @@ from dataclasses import dataclass, asdict, fields
 import numpy as np, pandas as pd
 
 # %% auto #0
-__all__ = ['LAYERS', 'ENTITY_TYPES', 'BC5CDR_TYPES', 'RELATION_FAMILIES', 'PREDICATES', 'GOLD', 'SILVER', 'BRONZE', 'TIERS',
-           'TIER_RANK', 'CURIE_PREFIXES', 'layer_of', 'Predicate', 'relation_family', 'is_curie', 'curie_prefix',
-           'to_curie', 'mesh_curies', 'Document', 'Entity', 'Mention', 'Evidence', 'Triplet', 'columns',
-           'records_frame', 'SchemaError', 'validate_mentions', 'validate_entities', 'validate_evidence',
-           'validate_triplets', 'evidence_key', 'evidence_keys']
+__all__ = ['LAYERS', 'ENTITY_TYPES', 'BC5CDR_TYPES', 'RELATION_FAMILIES', 'PREDICATES', 'TIER_TABLE', 'GUIDELINE', 'GOLD',
+           'SILVER', 'BRONZE', 'TIERS', 'TIER_RANK', 'CURATED_TIERS', 'TIER_PATTERN', 'CURIE_PREFIXES', 'CITATION',
+           'layer_of', 'Predicate', 'relation_family', 'Tier', 'is_curie', 'curie_prefix', 'to_curie', 'mesh_curies',
+           'Document', 'Entity', 'Mention', 'Evidence', 'Triplet', 'columns', 'records_frame', 'SchemaError',
+           'validate_mentions', 'validate_entities', 'validate_evidence', 'validate_triplets', 'evidence_key',
+           'evidence_keys']
 
 # %% ../nbs/01_schema.ipynb #6bd2de68
 LAYERS: dict[str, str] = {
@@ -78,9 +79,27 @@ def relation_family(predicate: str) -> str:
     return PREDICATES[predicate].family
 
 # %% ../nbs/01_schema.ipynb #6aa77921
-GOLD, SILVER, BRONZE = "GOLD", "SILVER", "BRONZE"
-TIERS = (GOLD, SILVER, BRONZE)
-TIER_RANK = {GOLD: 3, SILVER: 2, BRONZE: 1}
+@dataclass(frozen=True)
+class Tier:
+    "An evidence tier: its rank (higher is stronger), retrieval weight, reader factor and page colour."
+    name: str
+    rank: int
+    weight: float
+    factor: float
+    colour: str
+    meaning: str
+
+TIER_TABLE: dict[str, Tier] = {t.name: t for t in [
+    Tier("GUIDELINE", 4, 3.0, 1.0, "#2e7d32", "a guideline recommendation states it"),
+    Tier("GOLD", 3, 3.0, 1.0, "#c9a227", "a curated database record supports it, or literature confirms one"),
+    Tier("SILVER", 2, 2.0, 0.6, "#8c8c8c", "two or more independent papers or extractors agree"),
+    Tier("BRONZE", 1, 1.0, 0.3, "#a0522d", "one extractor on one paper, or a secondary source"),
+]}
+GUIDELINE, GOLD, SILVER, BRONZE = TIER_TABLE
+TIERS = tuple(TIER_TABLE)                                   # strongest first
+TIER_RANK = {n: t.rank for n, t in TIER_TABLE.items()}
+CURATED_TIERS = (GUIDELINE, GOLD)                           # the tiers only a curated source gives
+TIER_PATTERN = "|".join(TIERS)                              # the tier inside an inline citation `[key, TIER]`
 
 # %% ../nbs/01_schema.ipynb #978c17be
 CURIE_PREFIXES = ("MESH", "HP", "OMIM", "ORPHA", "DECIPHER", "HGNC", "NCBIGene", "ENSEMBL", "DOID", "MONDO", "EPIO",
@@ -245,3 +264,7 @@ def evidence_key(pmid, source: str, record_id) -> str:
 def evidence_keys(rows: pd.DataFrame) -> pd.Series:
     "`evidence_key` of every row of a frame with `pmid`, `source` and `record_id` columns (same index)."
     return pd.Series([evidence_key(p, s, r) for p, s, r in zip(rows["pmid"], rows["source"], rows["record_id"])], index=rows.index)
+
+# %% ../nbs/01_schema.ipynb #fad3641d
+CITATION = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)(?: \((?P<date>\d{4}(?:-\d{2}(?:-\d{2})?)?)\))?, "
+                      rf"(?P<tier>{TIER_PATTERN})\]")

@@ -202,7 +202,8 @@ def _rebuild_with_graph(kg, ev: pd.DataFrame):
     trip = triplet_dates(trip, ev)
     conflicts, trip = graph.find_conflicts(trip)
     trip = trip[[c for c in graph.TRIPLET_COLUMNS + extra if c in trip.columns]]
-    return graph.with_hashes(graph.KG(kg.entities, trip, ev, conflicts, kg.rejects, dict(kg.stages)))
+    return graph.with_hashes(graph.KG(kg.entities, trip, ev, conflicts, kg.rejects, dict(kg.stages),
+                                              merges=kg.merges))
 
 def as_of(kg, date, keep_undated: bool = False):
     "The graph as known on `date`: later evidence removed, triplets without remaining evidence removed."

@@ -10,7 +10,7 @@ import pytest
 
 from epigraph.config import SOURCES, fetch
 from epigraph.graph import (assemble, save_kg, load_kg, to_igraph, export_graphml, export_neo4j, rule_pmids,
-                            unresolvable_evidence, GUIDELINE_RULES, GOLD)
+                            unresolvable_evidence, split_names, GUIDELINE_RULES, GOLD, GUIDELINE)
 from epigraph.ontologies import hpo_data_dir
 from epigraph.pmids import load_pmid_registry
 
@@ -88,10 +88,10 @@ def test_hla_b_carbamazepine_gold(kg):
     cbz = e[e.name.str.lower() == "carbamazepine"].index[0]
     t = kg.triplets[(kg.triplets["head"] == hla) & (kg.triplets["tail"] == cbz)]
     assert t.predicate.tolist() == ["gene_drug_interaction"] and t.tier.iloc[0] == GOLD
-    # the allele-level rule (CPIC 2017): carbamazepine contraindicated with HLA-B*15:02
+    # the allele-level rule (CPIC 2017): carbamazepine contraindicated with HLA-B*15:02 — a guideline's own tier
     allele = e[e.name == "HLA-B*15:02"].index[0]
     r = kg.triplets[(kg.triplets["head"] == cbz) & (kg.triplets["tail"] == allele)]
-    assert r.predicate.tolist() == ["contraindicated_with"] and r.tier.iloc[0] == GOLD
+    assert r.predicate.tolist() == ["contraindicated_with"] and r.tier.iloc[0] == GUIDELINE
 
 
 # --- counts checked against the raw files, parsed here independently --------------------------------
@@ -139,14 +139,15 @@ def test_genes4epilepsy_pairs_match_raw_files(kg):
 def test_rebuild_is_byte_identical(saved, registry, tmp_path):
     again = save_kg(assemble(registry), tmp_path/"again")
     files = sorted(p.name for p in saved.iterdir())
-    assert "manifest.json" in files and len(files) == 6
+    assert "manifest.json" in files and len(files) == 7   # six tables and the manifest
     for f in files: assert (saved/f).read_bytes() == (again/f).read_bytes(), f
 
 
-def test_manifest_and_tamper_detection(saved, tmp_path):
+def test_manifest_and_tamper_detection(kg, saved, tmp_path):
     m = json.loads((saved/"manifest.json").read_text())
-    assert set(m["tables"]) == {"entities", "triplets", "evidence", "conflicts", "rejects"}
+    assert set(m["tables"]) == {"entities", "triplets", "evidence", "conflicts", "rejects", "merges"}
     back = load_kg(saved)
+    assert len(back.merges) == len(kg.merges) > 0 and back.merges.applied.dtype == bool
     assert len(back.triplets) == m["tables"]["triplets"]["rows"]
     copy = tmp_path/"copy"; copy.mkdir()
     for p in saved.iterdir(): (copy/p.name).write_bytes(p.read_bytes())
@@ -167,3 +168,60 @@ def test_exports(kg, tmp_path):
     assert set(rel[":START_ID"]) | set(rel[":END_ID"]) <= set(nodes["entity_id:ID"])
     cypher = (tmp_path/"neo4j"/"load.cypher").read_text()
     for rtype in rel[":TYPE"].unique(): assert f"[r:{rtype} " in cypher
+
+
+# --- one entity per concept -----------------------------------------------------------------------
+
+def _duplicate_names(kg) -> dict[str, list[str]]:
+    "Names (lower case, trimmed) that two or more entities used by triplets carry — counted here, not by graph code."
+    used = set(kg.triplets["head"]) | set(kg.triplets["tail"])
+    e = kg.entities[kg.entities.entity_id.isin(used)]
+    ids = e.groupby(e.name.str.lower().str.strip()).entity_id.agg(sorted)
+    return {k: v for k, v in ids.items() if len(v) > 1}
+
+
+def test_every_duplicate_name_left_is_explained(kg):
+    left = split_names(kg)
+    assert sorted(map(sorted, left.entity_ids)) == sorted(_duplicate_names(kg).values())
+    assert set(left.why) <= {"different kinds", "one vocabulary", "ambiguous name", "merge held back"}
+    # two records of one kind in two vocabularies, one id each (OMIM + Orphanet, HP + MeSH), stay apart only when
+    # merging them was held back; MeSH conditions go with either kind
+    kind = {"OMIM": "disease", "ORPHA": "disease", "DECIPHER": "disease", "MONDO": "disease", "DOID": "disease",
+            "HP": "phenotype"}
+    conditions = {"disease", "syndrome", "phenotype", "adverse_effect"}
+    for r in left.itertuples():
+        prefixes = [i.split(":")[0] for i in r.entity_ids]
+        kinds = {kind.get(p) for p in prefixes if p != "MESH"}
+        one_each = len(set(prefixes)) == len(prefixes) > 1
+        if one_each and len(kinds) == 1 and None not in kinds and set(r.types) <= conditions:
+            assert r.why == "merge held back", r
+
+
+def test_issue_examples_are_one_entity(kg):
+    e = kg.entities.set_index("entity_id")
+    # "Argininosuccinic aciduria": the OMIM and Orphanet disease records are one entity; the HP term of that name
+    # stays apart — HPO annotates other diseases with it (an L2 tail), the disease is the L1 head of its own
+    assert "ORPHA:23" in e.loc["OMIM:207900", "xrefs"] and "ORPHA:23" not in e.index
+    assert e.loc["HP:0025630", "layer"] == "L2"
+    # hypotension, BC5CDR's MESH:D007022 and HPO's HP:0002615: the first CID line (PMID 227508, methyldopa) uses one
+    assert "MESH:D007022" in e.loc["HP:0002615", "xrefs"] and "MESH:D007022" not in e.index
+    t = kg.triplets
+    t = t[(t["head"] == "MESH:D008750") & (t.predicate == "induces") & (t["tail"] == "HP:0002615")]
+    assert len(t) == 1 and 227508 in t.pmids.iloc[0]
+
+
+def test_merges_set_aside_no_evidence(kg, registry, monkeypatch):
+    "Against the graph built without the merges across vocabularies: no record set aside more often, no evidence lost."
+    import epigraph.graph as graph
+    no_rows = lambda *a, **k: pd.DataFrame(columns=["a", "b", "basis", "reason"])
+    monkeypatch.setattr(graph, "name_merges", no_rows)
+    monkeypatch.setattr(graph, "epio_xref_pairs", no_rows)
+    unmerged = graph.assemble(registry)
+    before = Counter(zip(unmerged.rejects.source, unmerged.rejects.record_id))
+    after = Counter(zip(kg.rejects.source, kg.rejects.record_id))
+    assert {k: n for k, n in after.items() if n > before[k]} == {}
+    assert len(kg.rejects) <= len(unmerged.rejects) and len(kg.evidence) >= len(unmerged.evidence)
+    # the merges happened: fewer entities, fewer duplicate names, and every merge kept says why
+    assert len(kg.entities) < len(unmerged.entities)
+    assert len(_duplicate_names(kg)) < len(_duplicate_names(unmerged))
+    assert kg.merges.reason.str.len().min() > 10 and kg.merges.applied.dtype == bool
