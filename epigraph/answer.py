@@ -293,7 +293,7 @@ RELATION_PHRASES = {"first_line": "is a first-line treatment for", "adjunctive":
 DRUG_LAST = ("treated_with", "pharmacogenomic_recommendation")   # predicates that run from the condition to the drug
 
 def row_relation(row) -> str|None:
-    "The prescribing relation a row's own text states (a guidance row's relation, an add-on), when finer than its predicate."
+    "The prescribing relation a row's own text states (a guidance row's, an add-on), when finer than its predicate."
     text = str(getattr(row, "text", ""))
     if m := GUIDANCE_RELATION.match(text): return m["relation"]
     return "adjunctive" if row.predicate == "treated_with" and ADD_ON.search(text) else None

@@ -134,7 +134,8 @@ def _group_sentence(manifest, lead: str, rows_of: dict[str, list[int]]) -> str:
     order = sorted(rows_of, key=lambda a: (-max(TIER_FACTOR.get(manifest.tier.iloc[j], 0.3) for j in rows_of[a]),
                                            -len(rows_of[a]), min(rows_of[a])))
     name = lambda j, a: manifest.head_name.iloc[j] if manifest["head"].iloc[j] == a else manifest.tail_name.iloc[j]
-    named = [f"{_low(str(name(rows_of[a][0], a)))} {cites(manifest, rows_of[a], most=2)}".strip() for a in order[:MOST_CLAIMS]]
+    named = [f"{_low(str(name(rows_of[a][0], a)))} {cites(manifest, rows_of[a], most=2)}".strip()
+             for a in order[:MOST_CLAIMS]]
     more = f"; and {len(order) - MOST_CLAIMS} more in the evidence table" if len(order) > MOST_CLAIMS else ""
     return f"{lead}: {', '.join(named)}{more}."
 

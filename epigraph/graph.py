@@ -21,20 +21,20 @@ from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
 __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEVELS', 'G4E_CLASSES', 'EPIO_SYNDROME_PATTERN',
            'MERGE_PREFIXES', 'GUIDELINE_RULES', 'RULE_REFERENCE_TITLES', 'CURATED_POPULATIONS', 'CONDITION_FIRST',
            'GUIDANCE_SOURCE', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'PEER_SOURCE', 'PEER_EXTRACTOR',
-           'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'CANONICAL_ORDER', 'MERGE_COLUMNS', 'XREF_PREFIXES',
-           'DISEASE_PREFIXES', 'MESH_CONDITIONS', 'LITERATURE_EXTRACTORS', 'CONSENSUS_SCORE', 'GUIDELINE_EXTRACTORS',
-           'HELPS', 'HARMS', 'CONFLICT_COLUMNS', 'ENTITY_COLUMNS', 'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES',
-           'REJECT_COLUMNS', 'LITERATURE', 'INPUT_SOURCES', 'claims_frame', 'proposals_frame', 'hpo_source',
-           'cpic_alleles', 'cpic_source', 'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges',
-           'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source', 'same_name_merges', 'rule_pmids',
-           'rule_drug_entities', 'name_index', 'resolve_name', 'drug_and_condition', 'rule_claims',
-           'guidance_predicate', 'guidance_drug_ids', 'guidance_claims', 'guidance_source', 'spelling_variants',
-           'peer_entity', 'peer_claims', 'peer_source', 'canonical_ids', 'entities_table', 'name_key', 'merge_rows',
-           'source_links', 'epio_xref_pairs', 'name_kind', 'name_merges', 'claim_fits', 'safe_merges', 'entity_merges',
-           'triplet_id', 'evidence_table', 'tier_of', 'lists_by', 'triplets_table', 'find_conflicts', 'KG',
-           'row_hashes', 'with_hashes', 'set_aside', 'assemble', 'validate_kg', 'unresolvable_evidence', 'split_names',
-           'check_graph_folder', 'read_manifest', 'arrow_table', 'save_kg', 'load_kg', 'to_igraph', 'export_graphml',
-           'export_neo4j']
+           'ASIDE_COLUMNS', 'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'CANONICAL_ORDER', 'MERGE_COLUMNS',
+           'XREF_PREFIXES', 'DISEASE_PREFIXES', 'MESH_CONDITIONS', 'LITERATURE_EXTRACTORS', 'CONSENSUS_SCORE',
+           'GUIDELINE_EXTRACTORS', 'HELPS', 'HARMS', 'CONFLICT_COLUMNS', 'ENTITY_COLUMNS', 'TRIPLET_COLUMNS',
+           'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE', 'INPUT_SOURCES', 'claims_frame',
+           'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source', 'bc5cdr_documents', 'bc5cdr_source',
+           'supplementary_merges', 'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source',
+           'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index', 'resolve_name', 'drug_and_condition',
+           'rule_claims', 'guidance_predicate', 'guidance_drug_ids', 'guidance_claims', 'guidance_source',
+           'spelling_variants', 'peer_entity', 'peer_claims', 'peer_source', 'canonical_ids', 'entities_table',
+           'name_key', 'merge_rows', 'source_links', 'epio_xref_pairs', 'name_kind', 'name_merges', 'claim_fits',
+           'safe_merges', 'entity_merges', 'triplet_id', 'evidence_table', 'tier_of', 'lists_by', 'triplets_table',
+           'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'assemble', 'validate_kg',
+           'unresolvable_evidence', 'split_names', 'check_graph_folder', 'read_manifest', 'arrow_table', 'save_kg',
+           'load_kg', 'to_igraph', 'export_graphml', 'export_neo4j']
 
 # %% ../nbs/08_graph.ipynb #24ba1b90
 CLAIM_COLUMNS = ["head", "predicate", "tail", "source", "record_id", "pmid", "quote", "extractor",
@@ -448,7 +448,9 @@ def guidance_claims(g: pd.DataFrame, drug_ids: dict[str, str], pmids_known=()) -
     "GUIDELINE claims for the guidance rows (one per condition id), and the rows set aside with why."
     rows, aside = [], []
     for r in g.itertuples(index=False):
-        conds = condition_ids(r.condition_id)
+        known = pd.notna(r.pmid) and int(r.pmid) in pmids_known
+        conds, pmid = condition_ids(r.condition_id), r.pmid if known else pd.NA
+        day = None if pd.notna(pmid) else f"{r.year}-01-01"    # a guideline paper is dated by its PMID (to the month)
         if not conds:
             aside.append(dict(source=GUIDANCE_SOURCE, record_id=r.rec_id, reason="no condition_id: a population rule"))
         for c in conds:
@@ -457,13 +459,14 @@ def guidance_claims(g: pd.DataFrame, drug_ids: dict[str, str], pmids_known=()) -
             head, tail = (drug_ids[r.drug], c) if drug_first else (c, drug_ids[r.drug])
             who = f" (for {r.population})" if r.population else ""
             rows.append(dict(head=head, predicate=p, tail=tail, source=GUIDANCE_SOURCE, record_id=r.rec_id,
-                             pmid=r.pmid if pd.notna(r.pmid) and int(r.pmid) in pmids_known else pd.NA,
+                             pmid=pmid,
                              quote=f"{r.guideline} {r.locator} ({r.year}), {r.relation}{who}: {r.paraphrase}",
-                             extractor="guidance-row", curated_gold=True, date=f"{r.year}-01-01", date_precision="year",
-                             date_is_estimated=False,
+                             extractor="guidance-row", curated_gold=True, date=day,
+                             date_precision="year" if day else None, date_is_estimated=False,
                              date_kind="guideline", detail=_json(dict(relation=r.relation, guideline=r.guideline,
-                                                                      locator=r.locator, reference=f"{r.guideline} ({r.year})"))))
-    return claims_frame(pd.DataFrame(rows, columns=CLAIM_COLUMNS)), pd.DataFrame(aside, columns=["source", "record_id", "reason"])
+                                                                      locator=r.locator,
+                                                                      reference=f"{r.guideline} ({r.year})"))))
+    return claims_frame(pd.DataFrame(rows, columns=CLAIM_COLUMNS)), pd.DataFrame(aside, columns=ASIDE_COLUMNS)
 
 def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     "The guidance file as drug proposals (MeSH or CURATED), GUIDELINE claims and the rows set aside."
@@ -473,13 +476,14 @@ def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.D
     ids = guidance_drug_ids(g.drug, mesh, shared_normaliser(fast=True).resolve_key)
     label = dict(zip(mesh.id, mesh.label))
     new = {d: i for d, i in ids.items() if i in label or i.startswith("CURATED:")}
-    props = proposals_frame(pd.DataFrame(dict(entity_id=list(new.values()), name=[label.get(i, d) for d, i in new.items()],
-                                              layer="L4", type="drug", source=GUIDANCE_SOURCE, priority=4)))
+    props = pd.DataFrame(dict(entity_id=list(new.values()), name=[label.get(i, d) for d, i in new.items()],
+                              layer="L4", type="drug", source=GUIDANCE_SOURCE, priority=4))
     claims, aside = guidance_claims(g, ids, {int(p) for p in g.pmid.dropna() if int(p) in registry})
-    return props.drop_duplicates("entity_id"), claims, aside
+    return proposals_frame(props.drop_duplicates("entity_id")), claims, aside
 
 # %% ../nbs/08_graph.ipynb #881419b5
 PEER_SOURCE, PEER_EXTRACTOR = "epigraph-peer", "epigraph-peer-rule"
+ASIDE_COLUMNS = ["source", "record_id", "reason"]   # a source row that never became a claim, and why
 SECONDARY_EXTRACTORS = (PEER_EXTRACTOR,)   # evidence that never raises a triplet's tier
 PEER_PREDICATES = {"TREATED_WITH": "treated_with", "ASSOCIATED_GENE": "associated_gene", "DIAGNOSED_BY": "diagnosed_by",
                    "SYNDROME_ASSOCIATION": "syndrome_association", "HAS_OUTCOME": "has_outcome",
@@ -524,7 +528,7 @@ def peer_claims(peer: pd.DataFrame, resolve) -> tuple[pd.DataFrame, pd.DataFrame
                          extractor=PEER_EXTRACTOR, curated_gold=False,
                          detail=_json(dict(relation=r.relation, paper_count=int(r.paper_count), confidence=r.confidence,
                                           head_layer=r.head_layer, tail_layer=r.tail_layer))))
-    return claims_frame(pd.DataFrame(rows, columns=CLAIM_COLUMNS)), pd.DataFrame(aside, columns=["source", "record_id", "reason"])
+    return claims_frame(pd.DataFrame(rows, columns=CLAIM_COLUMNS)), pd.DataFrame(aside, columns=ASIDE_COLUMNS)
 
 PEER_TYPES = {"L1": "disease", "L2": "phenotype", "L3": "gene", "L4": "chemical", "L5": "outcome"}
 
@@ -534,7 +538,7 @@ def peer_source(mesh: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Data
     from epigraph.normalise import shared_normaliser
     claims, aside = peer_claims(load_epigraph_peer()["triplets"], shared_normaliser(fast=True).resolve_key)
     detail = claims.detail.map(json.loads)
-    layer = {**dict(zip(claims["head"], detail.str["head_layer"])), **dict(zip(claims["tail"], detail.str["tail_layer"]))}
+    layer = dict(zip(claims["head"], detail.str["head_layer"])) | dict(zip(claims["tail"], detail.str["tail_layer"]))
     label = dict(zip(mesh.id, mesh.label))
     ids = sorted(i for i in layer if i in label)
     return proposals_frame(pd.DataFrame(dict(entity_id=ids, name=[label[i] for i in ids], layer=[layer[i] for i in ids],
@@ -755,7 +759,7 @@ def evidence_table(claims: pd.DataFrame, canon: dict[str, str]) -> pd.DataFrame:
     return e[cols].sort_values("evidence_id").reset_index(drop=True)
 
 def tier_of(curated_gold: bool, n_pmids: int, n_extractors: int, guideline: bool = False) -> str:
-    "GUIDELINE if a guideline states it; GOLD if a curated-GOLD claim supports it; SILVER with ≥ 2 PMIDs or extractors."
+    "GUIDELINE if a guideline states it; GOLD if a curated-GOLD claim does; SILVER with ≥ 2 PMIDs or extractors."
     if guideline: return GUIDELINE
     return GOLD if curated_gold else SILVER if n_pmids >= 2 or n_extractors >= 2 else BRONZE
 
@@ -925,8 +929,9 @@ def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims:
     g4e_e, g4e_c = _timed(st, "genes4epilepsy", g4e_source)
     epio_e, epio_m = _timed(st, "epio", epio_source)
     guid_e, guid_c, guid_aside = _timed(st, "guidance", guidance_source, mesh, registry)
-    peer_e, peer_c, peer_aside = _timed(st, "epigraph peer", peer_source, mesh) if PEER_SOURCE in secondary else (
-        proposals_frame(pd.DataFrame(columns=PROPOSAL_COLUMNS)), claims_frame(pd.DataFrame(columns=CLAIM_COLUMNS)), None)
+    no_peer = (proposals_frame(pd.DataFrame(columns=PROPOSAL_COLUMNS)), claims_frame(pd.DataFrame(columns=CLAIM_COLUMNS)),
+               pd.DataFrame(columns=ASIDE_COLUMNS))
+    peer_e, peer_c, peer_aside = _timed(st, "epigraph peer", peer_source, mesh) if PEER_SOURCE in secondary else no_peer
     def merge_and_resolve():
         props = pd.concat([hpo_e, cpic_e, bc_e, g4e_e, epio_e, proposals_frame(CURATED_POPULATIONS),
                            rule_drug_entities(rules, mesh), rel_e, guid_e, peer_e], ignore_index=True)
@@ -942,10 +947,11 @@ def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims:
         return props, canon, entities_table(props, canon), merges
     props, canon, ents, merges = _timed(st, "merge entities", merge_and_resolve)
     rule_c = _timed(st, "guideline rules", lambda: rule_claims(rules, ents, rule_pmids(registry, cpic)))
-    claims = pd.concat([hpo_c, cpic_c, bc_c, rel_c, g4e_c, rule_c, guid_c, peer_c] + ([claims_frame(extra_claims)] if extra_claims is not None else []), ignore_index=True)
+    extra = [claims_frame(extra_claims)] if extra_claims is not None else []
+    claims = pd.concat([hpo_c, cpic_c, bc_c, rel_c, g4e_c, rule_c, guid_c, peer_c, *extra], ignore_index=True)
     ev = _timed(st, "evidence", evidence_table, claims, canon)
     ev, rejects = set_aside(ev, ents)
-    aside = pd.concat([guid_aside] + ([peer_aside] if peer_aside is not None else []), ignore_index=True)
+    aside = pd.concat([guid_aside, peer_aside], ignore_index=True)
     rejects = pd.concat([rejects, aside.assign(evidence_id=None)[REJECT_COLUMNS]], ignore_index=True)
     used = set(ev["head"]) | set(ev["tail"])
     ents = ents[ents.entity_id.isin(used) | ents.entity_id.isin({p for ps in ents.parents for p in ps} & set(ents.entity_id))]
@@ -1004,8 +1010,8 @@ def _why_split(g: pd.DataFrame, blocked: pd.DataFrame, roles: dict) -> tuple[str
         n, vocabulary = per_vocabulary.iloc[0], per_vocabulary.index[0]
         return "ambiguous name", f"{n} {vocabulary} ids carry this name: which one would the others be? — {uses}"
     if prefixes.nunique() == 1:
-        return "one vocabulary", (f"{len(g)} {prefixes.iloc[0]} ids carry this name; one vocabulary's ids are distinct "
-                                  f"concepts (two entries titled alike, or one mention that named both) — {uses}")
+        return "one vocabulary", (f"{len(g)} {prefixes.iloc[0]} ids carry this name: distinct concepts of one "
+                                  f"vocabulary (two entries titled alike, or a mention naming both) — {uses}")
     kinds = {name_kind(p, t) for p, t in zip(prefixes, g.type)}
     if len(kinds - {"either"}) > 1 or None in kinds:
         return "different kinds", f"{' vs '.join(sorted(set(g.type)))} — {uses}"

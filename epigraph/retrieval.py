@@ -77,7 +77,7 @@ def cut_to_budget(lines: list[str], token_budget: int) -> tuple[list[str], str]:
 TIER_WEIGHT = {n: t.weight for n, t in TIER_TABLE.items()}   # see schema.TIER_TABLE
 
 def evidence_strength(paper_count, tier) -> np.ndarray:
-    "Tier weight (GUIDELINE and GOLD 3, SILVER 2, BRONZE 1, other 1) × log2(2 + paper count): one BRONZE paper gives 1.58."
+    "Tier weight (`schema.TIER_TABLE`: GUIDELINE, GOLD 3, SILVER 2, BRONZE 1, other 1) × log2(2 + paper count)."
     pc = np.maximum(np.asarray(paper_count, dtype=float), 0)
     w = pd.Series(np.asarray(tier, dtype=object)).map(TIER_WEIGHT).fillna(1.0).to_numpy(float)
     return w * np.log2(2 + pc)

@@ -266,5 +266,6 @@ def evidence_keys(rows: pd.DataFrame) -> pd.Series:
     return pd.Series([evidence_key(p, s, r) for p, s, r in zip(rows["pmid"], rows["source"], rows["record_id"])], index=rows.index)
 
 # %% ../nbs/01_schema.ipynb #fad3641d
-CITATION = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)(?: \((?P<date>\d{4}(?:-\d{2}(?:-\d{2})?)?)\))?, "
+CITATION = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)"
+                      r"(?: \((?P<date>\d{4}(?:-\d{2}(?:-\d{2})?)?)\))?, "
                       rf"(?P<tier>{TIER_PATTERN})\]")
