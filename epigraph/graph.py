@@ -474,9 +474,8 @@ def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.D
     from epigraph.normalise import shared_normaliser
     g = load_guidance()
     ids = guidance_drug_ids(g.drug, mesh, shared_normaliser(fast=True).resolve_key)
-    label = dict(zip(mesh.id, mesh.label))
-    new = {d: i for d, i in ids.items() if i in label or i.startswith("CURATED:")}
-    props = pd.DataFrame(dict(entity_id=list(new.values()), name=[label.get(i, d) for d, i in new.items()],
+    label = dict(zip(mesh.id, mesh.label))      # a descriptor keeps its MeSH label; any other id gets the generic name
+    props = pd.DataFrame(dict(entity_id=list(ids.values()), name=[label.get(i, d) for d, i in ids.items()],
                               layer="L4", type="drug", source=GUIDANCE_SOURCE, priority=4))
     claims, aside = guidance_claims(g, ids, {int(p) for p in g.pmid.dropna() if int(p) in registry})
     return proposals_frame(props.drop_duplicates("entity_id")), claims, aside

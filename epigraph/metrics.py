@@ -17,7 +17,7 @@ __all__ = ['CITATION_COLUMNS', 'ABBREVIATIONS', 'CLAIM_COLUMNS', 'RELATION_WORDS
            'CONTRARY_WORDS', 'parse_citations', 'pmid_of', 'claims', 'cited_keys', 'verify_citations',
            'pmid_verifiability', 'evidence_traceability', 'feature_coverage', 'provenance_gap', 'citation_precision',
            'citation_recall', 'pmids_from_memory', 'cited_pmid_in_manifest', 'relation_words', 'entity_names',
-           'find_entities', 'claim_support', 'claim_support_rate', 'provenance_report', 'top1_accuracy',
+           'find_entities', 'list_items', 'claim_support', 'claim_support_rate', 'provenance_report', 'top1_accuracy',
            'normalise_answer', 'exact_match', 'token_f1', 'tokens', 'lcs_length', 'rouge_l', 'meteor_alignment',
            'meteor', 'similarity_encoder', 'embedding_similarity', 'guideline_concordance', 'drug_safety_score',
            'kg_evidence_coverage', 'bootstrap_ci', 'wilson_ci', 'mann_whitney', 'bh_adjust', 'summarise']
@@ -218,6 +218,21 @@ def find_entities(text: str, names: Mapping[str, Iterable[str]]) -> list[str]:
                 if i not in found: found.append(i)
     return found
 
+# %% ../nbs/12a_metrics.ipynb #db661f66
+_LIST = re.compile(r"^(?P<lead>[^:\[]+):\s+(?P<items>.+)$", re.S)
+_MORE = re.compile(r";\s*and \d+ more\b.*$", re.S)
+
+def list_items(sentence: str) -> list[tuple[str, list[str]]]:
+    "A cited list ('Lead: A [c], B [c]; and N more …') as (lead + item, its keys) per item; [] for any other sentence."
+    m = _LIST.match(sentence.strip())
+    if not m: return []
+    out = []
+    for part in re.split(r"(?<=\])\s*,\s+", _MORE.sub("", m["items"].strip().rstrip("."))):
+        keys = [c["key"] for c in CITATION.finditer(part)]
+        if not keys: return []
+        out.append((f"{m['lead'].strip()}: {CITATION.sub('', part).strip()}", keys))
+    return out if len(out) >= 2 else []
+
 # %% ../nbs/12a_metrics.ipynb #e2f051bd
 def _row_names_entity(row, eid: str, names: Mapping[str, Iterable[str]]) -> bool:
     return eid in (row.head, row.tail) or any(_mentions(str(row.text), n) for n in names.get(eid, []) if len(str(n)) >= 3)
@@ -235,21 +250,30 @@ def _row_has_relation(row, words: list[str]) -> bool:
     if _says_otherwise(row, specific): return False
     return all(_says(row, w, text) for w in specific) if specific else any(_says(row, w, text) for w in words)
 
+def _support(text: str, keys: list[str], manifest: pd.DataFrame, names) -> tuple[list, list, bool, str]:
+    "(entities, relation words, supported, why not) of one statement and the keys it cites."
+    ents, words = find_entities(text, names), relation_words(text)
+    cited = manifest[manifest.key.isin(keys)] if len(manifest) else manifest
+    ok = bool(ents and words and any(all(_row_names_entity(r, e, names) for e in ents) and _row_has_relation(r, words)
+                                     for r in cited.itertuples()))
+    other = not ok and any(_says_otherwise(r, words) for r in cited.itertuples())
+    why = ("uncited" if not keys else "no entity" if not ents else "no relation word" if not words
+           else "cited rows not in manifest" if cited.empty else "" if ok
+           else "cited rows say otherwise" if other else "cited rows do not say it")
+    return ents, words, ok, why
+
 def claim_support(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterable[str]]|None = None) -> pd.DataFrame:
     "Per claim: its entities, relation words, cited keys, whether it is cited and whether a cited row supports it."
     names = dict(names) if names is not None else _manifest_names(manifest)
     rows = []
     for c in claims(text).itertuples():
-        ents, words = find_entities(c.text, names), relation_words(c.text)
-        cited = manifest[manifest.key.isin(c.keys)] if len(manifest) else manifest
-        ok = bool(ents and words and any(all(_row_names_entity(r, e, names) for e in ents) and _row_has_relation(r, words)
-                                         for r in cited.itertuples()))
-        other = not ok and any(_says_otherwise(r, words) for r in cited.itertuples())
-        why = ("uncited" if not c.keys else "no entity" if not ents else "no relation word" if not words
-               else "cited rows not in manifest" if cited.empty else "" if ok
-               else "cited rows say otherwise" if other else "cited rows do not say it")
+        parts = list_items(text[c.start:c.end]) or [(c.text, c.keys)]      # a cited list: each item on its own
+        checked = [_support(t, k, manifest, names) for t, k in parts]
+        bad = next((x for x in checked if not x[2]), None)
+        ents = list(dict.fromkeys(e for x in checked for e in x[0]))
+        words = list(dict.fromkeys(w for x in checked for w in x[1]))
         rows.append(dict(claim=c.claim, text=c.text, keys=c.keys, entities=ents, relation_words=words,
-                         cited=bool(c.keys), supported=ok, reason=why))
+                         cited=bool(c.keys), supported=bad is None, reason="" if bad is None else bad[3]))
     return pd.DataFrame(rows, columns=["claim", "text", "keys", "entities", "relation_words", "cited", "supported", "reason"]) \
              .astype({"cited": bool, "supported": bool})     # bool even when empty, so masks stay masks
 

@@ -225,3 +225,34 @@ def test_merges_set_aside_no_evidence(kg, registry, monkeypatch):
     assert len(kg.entities) < len(unmerged.entities)
     assert len(_duplicate_names(kg)) < len(_duplicate_names(unmerged))
     assert kg.merges.reason.str.len().min() > 10 and kg.merges.applied.dtype == bool
+
+
+# --- the guidance layer --------------------------------------------------------------------------
+
+def test_guidance_rows_enter_as_guideline_tier(kg):
+    "Every guidance row with a condition id is GUIDELINE evidence on a triplet naming its drug by its generic name."
+    from epigraph.guidance import load_guidance, condition_ids
+    g = load_guidance()
+    ev = kg.evidence[kg.evidence.source == "guidance"].merge(kg.triplets[["triplet_id", "head", "tail", "tier"]],
+                                                             on="triplet_id")
+    with_id = g[g.condition_id != ""]
+    assert set(ev.record_id) == set(with_id.rec_id)                                  # none lost on the way in
+    assert len(ev) == sum(len(condition_ids(c)) for c in with_id.condition_id)        # one row per condition id
+    assert (ev.tier == GUIDELINE).all()
+    names = kg.entities.set_index("entity_id").name.str.lower()
+    drug = g.set_index("rec_id").drug.str.lower()
+    ends = ev.assign(h=ev["head"].map(names), t=ev["tail"].map(names), d=ev.record_id.map(drug))
+    assert ((ends.h == ends.d) | (ends.t == ends.d)).all(), ends[(ends.h != ends.d) & (ends.t != ends.d)][["record_id", "h", "t"]]
+    aside = kg.rejects[kg.rejects.source == "guidance"]
+    assert set(aside.record_id) == set(g[g.condition_id == ""].rec_id)                # population rules, counted
+
+
+def test_dravet_first_line_answer_cites_locators():
+    "The issue's question: first line, add-on as add-on, the drugs that may worsen it — each with its guidance row."
+    from epigraph.answer import answer
+    a = answer("What is the first-line treatment for Dravet syndrome?")
+    first = a.text.split(". ")[0]
+    assert first.startswith("Valproic acid is a first-line treatment for Dravet syndrome") and "guidance:ng217-6.1.2" in first
+    assert re.search(r"Add-on treatments for Dravet syndrome: [^.]*stiripentol \[guidance:ng217-6\.1\.3", a.text)
+    assert re.search(r"Drugs that may worsen Dravet syndrome: [^.]*\[guidance:ng217-6\.1\.7", a.text)
+    assert "first-line treatment for Dravet syndrome" not in a.text.replace(first, "")   # no add-on called first line
