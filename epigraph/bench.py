@@ -20,9 +20,9 @@ from .temporal import (built_kg, guideline_versions, guideline_in_force, gene_in
 
 # %% auto #0
 __all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'NAMED_FOR', 'PATIENTS',
-           'NOT_BUILT', 'WITHHELD', 'Item', 'split_of', 'item_rng', 'register_task', 'task_names', 'check_items',
-           'build_task', 'items_frame', 'bench_kg', 'loaded', 'triplet_keys', 'triplets_between', 'antiseizure_drugs',
-           'pick', 'choice_item', 'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items',
+           'NOT_BUILT', 'WITHHELD', 'HELD_WITH', 'Item', 'split_of', 'item_rng', 'register_task', 'task_names',
+           'check_items', 'build_task', 'items_frame', 'bench_kg', 'loaded', 'triplet_keys', 'triplets_between',
+           'antiseizure_drugs', 'pick', 'choice_item', 'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items',
            'disease_phenotype_items', 'syndrome_treatment_items', 'drug_event_items', 'build_graph_mc', 'named_for',
            'genotype_avoid_items', 'chain_items', 'pgx_pair_items', 'build_precision', 'build_constraints',
            'build_drug_induced', 'guideline_items', 'g4e_items', 'build_temporal', 'build_clinical_course',
@@ -742,13 +742,18 @@ def coverage(tasks: dict[str, list[Item]]) -> pd.DataFrame:
 
 # %% ../nbs/13_bench.ipynb #4bdf2361
 WITHHELD = ("t3_precision", "t4_constraints")     # tasks generated from rows the graph arms retrieve
+HELD_WITH = {"cpic-pairs-2018": ("cpic-pairs-2018", "cpic-data")}   # a source -> the sources of the same records
 
 def withholding(task: str) -> Callable:
-    "A builder of `task`'s items that hold out the rows each was generated from (its provenance's triplets)."
+    "A builder of `task`'s items that hold out the rows each was generated from (its source's rows on its triplets)."
     def build(seed: int = 0, **params) -> list[Item]:
-        return [replace(it, task=f"{task}_withheld", item_id=f"{task}_withheld" + it.item_id.removeprefix(task),
-                        meta=dict(it.meta, held_out=list(it.provenance.get("triplet_ids") or [])))
-                for it in TASKS[task][0](seed=seed, **params)]
+        out = []
+        for it in TASKS[task][0](seed=seed, **params):
+            src = it.provenance.get("source")
+            rows = dict(sources=list(HELD_WITH.get(src, (src,))), triplet_ids=list(it.provenance.get("triplet_ids") or []))
+            out.append(replace(it, task=f"{task}_withheld", item_id=f"{task}_withheld" + it.item_id.removeprefix(task),
+                               meta=dict(it.meta, held_out_rows=rows)))
+        return out
     return build
 
 for _t in WITHHELD:

@@ -19,14 +19,22 @@ __all__ = ['SCORE_COLUMNS', 'CODE_MODULES', 'HINTS_BY_KIND', 'BINARY', 'task_ret
            'item_hints', 'run', 'table', 'compare']
 
 # %% ../nbs/13a_runs.ipynb #e35bbfa0
-def task_retriever(items: list[Item], base: Retriever|None = None) -> Retriever:
-    "The base retriever, or one over the graph minus every triplet the items hold out."
-    base = base or default_retriever()
+def _held_rows(items: list[Item], ev: pd.DataFrame) -> np.ndarray:
+    "Mask of the evidence rows the items hold out: whole triplets (`held_out`) or a source's rows (`held_out_rows`)."
     held = {t for it in items for t in it.meta.get("held_out", []) or []}
-    if not held: return base
+    rows = {(s, t) for it in items if (r := it.meta.get("held_out_rows")) for s in r["sources"] for t in r["triplet_ids"]}
+    mask = ev.triplet_id.isin(held).to_numpy()
+    if not rows: return mask
+    return mask | np.array([(s, t) in rows for s, t in zip(ev.source, ev.triplet_id)], dtype=bool)
+
+def task_retriever(items: list[Item], base: Retriever|None = None) -> Retriever:
+    "The base retriever, or one over the graph minus the rows the items hold out and any triplet left without evidence."
+    base = base or default_retriever()
+    if not any(it.meta.get("held_out") or it.meta.get("held_out_rows") for it in items): return base
     kg = base.graph.kg
-    kept = dataclasses.replace(kg, triplets=kg.triplets[~kg.triplets.triplet_id.isin(held)].reset_index(drop=True),
-                               evidence=kg.evidence[~kg.evidence.triplet_id.isin(held)].reset_index(drop=True))   # their evidence goes too
+    ev = kg.evidence[~_held_rows(items, kg.evidence)].reset_index(drop=True)
+    kept = dataclasses.replace(kg, triplets=kg.triplets[kg.triplets.triplet_id.isin(set(ev.triplet_id))].reset_index(drop=True),
+                               evidence=ev)
     return Retriever(kept, passages=base._passages)
 
 # %% ../nbs/13a_runs.ipynb #460e695f
