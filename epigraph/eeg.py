@@ -638,7 +638,7 @@ class EEGIndex:
         return pd.DataFrame({"id": [self.ids[i] for i in best_i], "distance": best_d})
 
 # %% ../nbs/14_eeg.ipynb #7be2963b
-CLASS_ENTITIES = {   # class -> (EEG finding names, syndrome names), looked up by exact name in kg.entities
+CLASS_ENTITIES = {   # class -> (EEG finding names, syndrome names), looked up by name (case aside) in kg.entities
     "absence": (["EEG with spike-wave complexes (2.5-3.5 Hz)"], ["childhood absence epilepsy"]),
     "hypsarrhythmia": (["Hypsarrhythmia"], ["West syndrome", "Infantile spasms"]),
     "focal_spikes": (["EEG with focal spikes", "EEG with focal sharp waves"], ["focal epilepsy"]),
@@ -650,11 +650,13 @@ CLASS_ENTITIES = {   # class -> (EEG finding names, syndrome names), looked up b
 
 def class_entities(kg, label: str) -> dict:
     "The graph ids of a class's EEG finding(s) and syndrome(s): {'finding': [...], 'syndrome': [...]}."
-    names = kg.entities.drop_duplicates("name").set_index("name").entity_id
+    e = kg.entities.assign(key=kg.entities.name.str.lower().str.strip())
+    names = e.drop_duplicates("key").set_index("key").entity_id           # one record of a concept may carry either case
     finding, syndrome = CLASS_ENTITIES[label]
-    missing = [n for n in finding + syndrome if n not in names.index]
-    if missing: raise KeyError(f"class_entities: {label}: {missing} not in the graph's entity names — rebuild the graph or update CLASS_ENTITIES")
-    return {"finding": [names[n] for n in finding], "syndrome": [names[n] for n in syndrome]}
+    missing = [n for n in finding + syndrome if n.lower() not in names.index]
+    if missing: raise KeyError(f"class_entities: {label}: {missing} not in the graph's entity names — rebuild the graph "
+                               "or update CLASS_ENTITIES")
+    return {"finding": [names[n.lower()] for n in finding], "syndrome": [names[n.lower()] for n in syndrome]}
 
 def case_hyperedge(record: dict) -> dict:
     "A case hyperedge: the record's canonical JSON, its SHA-256 and its leaf values (the case's entities)."
