@@ -20,13 +20,13 @@ from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEVELS', 'G4E_CLASSES', 'EPIO_SYNDROME_PATTERN',
            'MERGE_PREFIXES', 'GUIDELINE_RULES', 'RULE_REFERENCE_TITLES', 'CURATED_POPULATIONS', 'CONDITION_FIRST',
-           'GUIDANCE_SOURCE', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'PEER_SOURCE', 'PEER_EXTRACTOR',
-           'ASIDE_COLUMNS', 'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'CANONICAL_ORDER', 'MERGE_COLUMNS',
-           'XREF_PREFIXES', 'DISEASE_PREFIXES', 'MESH_CONDITIONS', 'LITERATURE_EXTRACTORS', 'CONSENSUS_SCORE',
-           'GUIDELINE_EXTRACTORS', 'HELPS', 'HARMS', 'CONFLICT_COLUMNS', 'ENTITY_COLUMNS', 'TRIPLET_COLUMNS',
-           'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE', 'INPUT_SOURCES', 'claims_frame',
-           'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source', 'bc5cdr_documents', 'bc5cdr_source',
-           'supplementary_merges', 'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source',
+           'GUIDANCE_SOURCE', 'ASIDE_COLUMNS', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'PEER_SOURCE',
+           'PEER_EXTRACTOR', 'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'CANONICAL_ORDER',
+           'MERGE_COLUMNS', 'XREF_PREFIXES', 'DISEASE_PREFIXES', 'MESH_CONDITIONS', 'LITERATURE_EXTRACTORS',
+           'CONSENSUS_SCORE', 'GUIDELINE_EXTRACTORS', 'HELPS', 'HARMS', 'CONFLICT_COLUMNS', 'ENTITY_COLUMNS',
+           'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE', 'INPUT_SOURCES',
+           'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source', 'bc5cdr_documents',
+           'bc5cdr_source', 'supplementary_merges', 'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source',
            'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index', 'resolve_name', 'drug_and_condition',
            'rule_claims', 'guidance_predicate', 'guidance_drug_ids', 'guidance_claims', 'guidance_source',
            'spelling_variants', 'peer_entity', 'peer_claims', 'peer_source', 'canonical_ids', 'entities_table',
@@ -420,6 +420,7 @@ def rule_claims(rules: pd.DataFrame, entities: pd.DataFrame, pmids: dict[str, in
 
 # %% ../nbs/08_graph.ipynb #f6b0bc78
 GUIDANCE_SOURCE = "guidance"
+ASIDE_COLUMNS = ["source", "record_id", "reason"]   # a source row that never became a claim, and why
 GUIDANCE_PREDICATES = {"first_line": "first_line_for", "adjunctive": "treated_with", "alternative": "treated_with",
                        "avoid": "aggravates", "contraindicated": "contraindicated_with", "dose_adjust": "treated_with",
                        "test_before": "treated_with"}
@@ -482,7 +483,6 @@ def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.D
 
 # %% ../nbs/08_graph.ipynb #881419b5
 PEER_SOURCE, PEER_EXTRACTOR = "epigraph-peer", "epigraph-peer-rule"
-ASIDE_COLUMNS = ["source", "record_id", "reason"]   # a source row that never became a claim, and why
 SECONDARY_EXTRACTORS = (PEER_EXTRACTOR,)   # evidence that never raises a triplet's tier
 PEER_PREDICATES = {"TREATED_WITH": "treated_with", "ASSOCIATED_GENE": "associated_gene", "DIAGNOSED_BY": "diagnosed_by",
                    "SYNDROME_ASSOCIATION": "syndrome_association", "HAS_OUTCOME": "has_outcome",

@@ -46,6 +46,8 @@ def document_graphs(kg) -> pd.DataFrame:
     doc[src.str.startswith("cpic")] = "cpic:" + e["head"][src.str.startswith("cpic")].astype(str)
     rule = src == "guideline-rules"
     doc[rule] = "guideline:" + e.loc[rule, "detail"].map(_reference).where(lambda r: r != "", e.loc[rule, "doc_id"].astype(str))
+    gd = src == "guidance"                       # the guidance file's rows: one document per guideline edition
+    doc[gd] = "guidance:" + e.loc[gd, "detail"].map(_reference).where(lambda r: r != "", e.loc[gd, "doc_id"].astype(str))
     out = pd.DataFrame(dict(doc=doc, triplet_id=e["triplet_id"].astype(str), key=evidence_keys(e)))
     return out.sort_values(DOC_COLUMNS).drop_duplicates(["doc", "triplet_id"]).reset_index(drop=True)
 
