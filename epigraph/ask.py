@@ -83,7 +83,11 @@ def _build_state(folder: Path) -> dict:
     from epigraph.pmids import load_pmid_registry
     R = Retriever(built_kg(folder))
     for q in WARM_QUESTIONS: answer(q, retriever=R)
-    known = frozenset(load_pmid_registry().table.pmid.astype(int).tolist())    # membership is all the ask path checks
+    known = set(load_pmid_registry().table.pmid.astype(int).tolist())    # membership is all the ask path checks
+    if (folder/"registry.parquet").exists():   # an ingested graph: the PMIDs its corpus brought
+        from epigraph.ingest import saved_table
+        known |= set(saved_table(folder, "registry").pmid.astype(int).tolist())
+    known = frozenset(known)
     return dict(retriever=Retriever(slim(R.graph)), normalisers={tuple(STAGES): default_normaliser(stages=STAGES)},
                 english=question_mod.english_words(), registry=known)
 
@@ -107,9 +111,12 @@ def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Ret
 # %% ../nbs/12c_ask.ipynb #31ce1a52
 SERVED_ARMS = ("none", "bm25", "ppr_pcst", "semantic", "hybrid", "baseline")
 
-def retriever_for(arm: str) -> Retriever:
-    "The served retriever for the arms it serves, else the retriever over the full graph."
-    if arm in SERVED_ARMS: return served_retriever()
+def retriever_for(arm: str, folder: Path|str|None = None) -> Retriever:
+    "The served retriever for the arms it serves, else the retriever over the full graph (of `folder`, default the built one)."
+    if arm in SERVED_ARMS: return served_retriever(folder)
+    if folder is not None:
+        from epigraph.temporal import built_kg
+        return Retriever(built_kg(folder))
     from epigraph.answer import default_retriever
     return default_retriever()
 

@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 from .config import SOURCES
 from .guidance import condition_ids
 from .schema import (PREDICATES, TIER_RANK, GUIDELINE, GOLD, SILVER, BRONZE, relation_family, is_curie,
-                             validate_triplets, validate_entities)
+                             validate_triplets, validate_entities, INGESTED_PREFIX)
 from .sources import load_bc5cdr, load_pubmedqa, epilepsy_subset, Rejects
 from .relations import sentence_spans
 from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, cpic_raw
@@ -777,7 +777,8 @@ def lists_by(keys: pd.Series, values: pd.Series, index, unique: bool = True) -> 
 def triplets_table(evidence: pd.DataFrame, entities: pd.DataFrame) -> pd.DataFrame:
     "One row per (head, predicate, tail): layers, paper count, evidence ids, PMIDs, extractors, tier and flags."
     own = ~evidence.extractor.isin(SECONDARY_EXTRACTORS)       # a secondary source never raises a tier
-    e = evidence.assign(indep=np.where(evidence.pmid.notna(), evidence.doc_id, evidence.source).astype(object),
+    paper = evidence.pmid.notna() | evidence.source.str.startswith(INGESTED_PREFIX)   # a paper, or a user's document
+    e = evidence.assign(indep=np.where(paper, evidence.doc_id, evidence.source).astype(object), paper=evidence.doc_id.where(paper),
                         lit=evidence.extractor.isin(LITERATURE_EXTRACTORS), own_extractor=evidence.extractor.where(own),
                         guideline=evidence.extractor.isin(GUIDELINE_EXTRACTORS))
     e.loc[~own, "indep"] = None
@@ -787,7 +788,7 @@ def triplets_table(evidence: pd.DataFrame, entities: pd.DataFrame) -> pd.DataFra
     layer = dict(zip(entities.entity_id, entities.layer))
     t["head_layer"], t["tail_layer"] = t["head"].map(layer), t["tail"].map(layer)
     t["pmids"] = [[int(p) for p in ps] for ps in lists_by(e.triplet_id, e.pmid.astype("float"), t.index)]
-    t["paper_count"] = t.pmids.map(len)
+    t["paper_count"] = [len(x) for x in lists_by(e.triplet_id, e.paper, t.index)]   # PMIDs and ingested documents
     t["evidence_ids"] = lists_by(e.triplet_id, e.evidence_id, t.index)
     t["extractors"] = lists_by(e.triplet_id, e.extractor, t.index)
     n_own = [len(x) for x in lists_by(e.triplet_id, e.own_extractor, t.index)]
@@ -1117,27 +1118,29 @@ def arrow_table(df: pd.DataFrame):
     return pa.table({c: column(c) for c in df.columns})
 
 # %% ../nbs/08_graph.ipynb #e02d463b
-def _write_tables(kg: KG, folder: Path, extra: dict) -> None:
-    "The Parquet tables, then `manifest.json` (their hashes, the inputs, `extra`), into an empty folder."
+def _write_table(df: pd.DataFrame, path: Path, hashes) -> dict:
     import pyarrow.parquet as pq
+    pq.write_table(arrow_table(df), path, compression="zstd")
+    return dict(rows=len(df), file_sha256=_sha_file(path), rows_sha256=hashlib.sha256("".join(hashes).encode()).hexdigest())
+
+def _write_tables(kg: KG, folder: Path, extra: dict, tables: dict|None = None) -> None:
+    "The Parquet tables (the KG's, then `tables`), then `manifest.json` (their hashes, the inputs, `extra`)."
     manifest = dict(tables={}, inputs={k: SOURCES[k].sha256 for k in INPUT_SOURCES}, hpo_release=hpo_release(), **extra)
     kg = with_hashes(kg)
     for name in KG_TABLES:
         df = getattr(kg, name)
-        path = folder/f"{name}.parquet"
-        pq.write_table(arrow_table(df), path, compression="zstd")
-        manifest["tables"][name] = dict(rows=len(df), file_sha256=_sha_file(path),
-                                        rows_sha256=hashlib.sha256("".join(df.content_hash).encode()).hexdigest())
+        manifest["tables"][name] = _write_table(df, folder/f"{name}.parquet", df.content_hash)
+    if tables: manifest["extra_tables"] = {n: _write_table(df, folder/f"{n}.parquet", row_hashes(df)) for n, df in tables.items()}
     (folder/"manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
-def save_kg(kg: KG, folder, extra: dict|None = None) -> Path:
-    "Write the KG (Parquet + `manifest.json`, with `extra` fields) into a new folder beside `folder`, then swap it in."
+def save_kg(kg: KG, folder, extra: dict|None = None, tables: dict|None = None) -> Path:
+    "Write the KG (Parquet + `manifest.json` with `extra` fields; `tables` beside it) into a new folder, then swap it in."
     folder = check_graph_folder(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     _recover_swap(folder); _remove_abandoned(folder)
     new = folder.parent/f".{folder.name}.new-{os.getpid()}-{os.urandom(4).hex()}"; new.mkdir()
     try:
-        _write_tables(kg, new, extra or {})
+        _write_tables(kg, new, extra or {}, tables)
         _swap_in(new, folder)
     except BaseException:
         shutil.rmtree(new, ignore_errors=True); raise

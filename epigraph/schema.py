@@ -10,11 +10,11 @@ import numpy as np, pandas as pd
 
 # %% auto #0
 __all__ = ['LAYERS', 'ENTITY_TYPES', 'BC5CDR_TYPES', 'RELATION_FAMILIES', 'PREDICATES', 'TIER_TABLE', 'GUIDELINE', 'GOLD',
-           'SILVER', 'BRONZE', 'TIERS', 'TIER_RANK', 'CURATED_TIERS', 'TIER_PATTERN', 'CURIE_PREFIXES', 'CITATION',
-           'layer_of', 'Predicate', 'relation_family', 'Tier', 'is_curie', 'curie_prefix', 'to_curie', 'mesh_curies',
-           'Document', 'Entity', 'Mention', 'Evidence', 'Triplet', 'columns', 'records_frame', 'SchemaError',
-           'validate_mentions', 'validate_entities', 'validate_evidence', 'validate_triplets', 'evidence_key',
-           'evidence_keys']
+           'SILVER', 'BRONZE', 'TIERS', 'TIER_RANK', 'CURATED_TIERS', 'TIER_PATTERN', 'CURIE_PREFIXES',
+           'INGESTED_PREFIX', 'CITATION', 'layer_of', 'Predicate', 'relation_family', 'Tier', 'is_curie',
+           'curie_prefix', 'to_curie', 'mesh_curies', 'Document', 'Entity', 'Mention', 'Evidence', 'Triplet', 'columns',
+           'records_frame', 'SchemaError', 'validate_mentions', 'validate_entities', 'validate_evidence',
+           'validate_triplets', 'evidence_key', 'evidence_keys']
 
 # %% ../nbs/01_schema.ipynb #6bd2de68
 LAYERS: dict[str, str] = {
@@ -256,10 +256,14 @@ def _pmid_int(pmid) -> int|None:
     if pmid != int(pmid): raise ValueError(f"PMID {pmid!r} is not a whole number")
     return int(pmid) if pmid > 0 else None
 
+INGESTED_PREFIX = "ingest:"   # the evidence source of a document a user ingested: `ingest:<corpus>`
+
 def evidence_key(pmid, source: str, record_id) -> str:
-    "`PMID:<n>` when the evidence has a PMID, else `<source>:<record_id>` (no spaces, commas or brackets)."
+    "`PMID:<n>` when the evidence has a PMID, else `<source>:<record_id>`, or an ingested document's own `<corpus>:<id>`."
     n = _pmid_int(pmid)
-    return f"PMID:{n}" if n is not None else _KEY_UNSAFE.sub("_", f"{source}:{record_id}")
+    if n is not None: return f"PMID:{n}"
+    own = isinstance(source, str) and source.startswith(INGESTED_PREFIX)
+    return _KEY_UNSAFE.sub("_", str(record_id) if own else f"{source}:{record_id}")
 
 def evidence_keys(rows: pd.DataFrame) -> pd.Series:
     "`evidence_key` of every row of a frame with `pmid`, `source` and `record_id` columns (same index)."

@@ -17,14 +17,14 @@ from .pmids import load_pmid_registry, PMIDRegistry
 
 # %% auto #0
 __all__ = ['DATE_COLUMNS', 'UNIT_DAYS', 'REFERENCE_OFFSET_DAYS', 'PRECISIONS', 'MAX_AGE_YEARS', 'NUMERIC_PATTERNS',
-           'AGE_DICTIONARY', 'ONSET_ROOT', 'GRAPH_CODE_MODULES', 'year_calibration', 'monotone_fit', 'YearModel',
-           'year_model', 'leave_one_out_errors', 'error_summary', 'publication_years', 'cpic_publication_months',
-           'reference_year', 'date_evidence_table', 'triplet_dates', 'date_evidence', 'as_of', 'guideline_versions',
-           'guideline_in_force', 'recommendation_validity', 'gene_intervals', 'genes_as_of', 'release_diffs',
-           'duration', 'duration_days', 'Anchor', 'find_age_expressions', 'parse_age', 'onset_terms', 'onset_anchor',
-           'onset_anchor_table', 'onset_annotations', 'onset_coverage', 'onset_windows', 'corpus_texts',
-           'corpus_age_expressions', 'age_expression_table', 'anchor_triplets', 'date_summary', 'graph_code_version',
-           'stale_reason', 'build', 'built_kg']
+           'AGE_DICTIONARY', 'ONSET_ROOT', 'GRAPH_CODE_MODULES', 'INGESTED_KIND', 'year_calibration', 'monotone_fit',
+           'YearModel', 'year_model', 'leave_one_out_errors', 'error_summary', 'publication_years',
+           'cpic_publication_months', 'reference_year', 'date_evidence_table', 'triplet_dates', 'date_evidence',
+           'as_of', 'guideline_versions', 'guideline_in_force', 'recommendation_validity', 'gene_intervals',
+           'genes_as_of', 'release_diffs', 'duration', 'duration_days', 'Anchor', 'find_age_expressions', 'parse_age',
+           'onset_terms', 'onset_anchor', 'onset_anchor_table', 'onset_annotations', 'onset_coverage', 'onset_windows',
+           'corpus_texts', 'corpus_age_expressions', 'age_expression_table', 'anchor_triplets', 'date_summary',
+           'graph_code_version', 'stale_reason', 'build', 'built_kg']
 
 # %% ../nbs/09_temporal.ipynb #e6bad7b9
 def year_calibration(registry: PMIDRegistry|None = None) -> pd.DataFrame:
@@ -771,10 +771,19 @@ def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = Fa
         print("seconds per stage: " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items()) + f"; total {kg.stages['total']:.2f}")
     return kg
 
+INGESTED_KIND = "ingested"   # manifest `kind` of a graph `epigraph ingest` made from a user's corpus
+
+def _is_ingested(folder: Path) -> bool:
+    try: return json.loads((folder/"manifest.json").read_text(encoding="utf-8")).get("kind") == INGESTED_KIND
+    except (OSError, ValueError, AttributeError): return False
+
 def built_kg(folder: Path|str|None = None, rebuild: bool = False):
     "The graph saved by `build` in `folder` (default `build_dir/kg`); built first if `rebuild`, or if `stale_reason` says why."
     from epigraph import graph
     folder = graph.check_graph_folder(Path(folder) if folder else get_settings().build_dir/"kg")
+    if _is_ingested(folder):   # a user's own graph: `epigraph ingest` made it, a build would replace it with the default one
+        if why := stale_reason(folder): get_logger("epigraph.temporal").warning(f"{why}; run `epigraph ingest` again to update it")
+        return graph.load_kg(folder)
     with _build_lock(folder):
         why = None if rebuild else stale_reason(folder)
         if rebuild or why:

@@ -1,0 +1,105 @@
+"""Throughput, memory and incremental cost of `epigraph ingest` on a large synthetic copy of real abstracts.
+
+The corpus: the real BC5CDR (train, dev, test) and PubMedQA abstracts, copied round-robin under sentinel PMIDs
+900000000 + i (synthetic ids, never real citations) into PubMed XML files of 5,000 records, so that every stage runs:
+parse -> extraction (dictionary NER and normalisation, rule and learned relations) -> evidence rows -> graph -> save.
+Prints documents/s end to end with 1 and 2 Dask workers, the peak RSS of the process tree (this process and its
+workers, sampled every 0.2 s), the time to add 1% more documents and to remove 1%, each next to a full rebuild's time,
+and a worked estimate of a PubMed-scale build from the measured per-worker rate.
+Bars (issue 14): >= 1,500 documents/s with 2 workers; peak RSS <= 2 GB at 50,000 documents; adding 1% <= 5% of a rebuild.
+Run: python benchmarks/ingest.py [--n 50000] [--base none|default]
+"""
+import argparse, shutil, tempfile, threading, time
+from pathlib import Path
+
+PUBMED_SIZE = 36_000_000   # the PubMed-scale build issue 14 asks to estimate (36M abstracts)
+
+
+class PeakRSS:
+    "Peak resident memory of this process and all its descendants, sampled in a thread."
+    def __init__(self, every: float = 0.2):
+        import psutil
+        self.proc, self.every, self.peak, self._stop = psutil.Process(), every, 0, threading.Event()
+    def _rss(self) -> int:
+        total = 0
+        for p in [self.proc, *self.proc.children(recursive=True)]:
+            try: total += p.memory_info().rss
+            except Exception: pass
+        return total
+    def __enter__(self):
+        self.t = threading.Thread(target=self._run, daemon=True); self.t.start(); return self
+    def _run(self):
+        while not self._stop.is_set(): self.peak = max(self.peak, self._rss()); time.sleep(self.every)
+    def __exit__(self, *exc): self._stop.set(); self.t.join()
+
+
+def abstracts():
+    "The real abstracts the copies are made from: (title, abstract) of BC5CDR and PubMedQA, in a fixed order."
+    import pandas as pd
+    from epigraph.sources import load_bc5cdr, load_pubmedqa
+    parts = [load_bc5cdr(s)["documents"][["title", "abstract"]] for s in ("train", "dev", "test")]
+    q = load_pubmedqa()["items"]
+    parts.append(pd.DataFrame(dict(title=q.question, abstract=q.contexts.map(" ".join))))
+    return pd.concat(parts, ignore_index=True)
+
+
+def write_corpus(folder: Path, n: int, start: int, src, per_file: int = 5000) -> list[Path]:
+    "n copies under sentinel PMIDs 900000000 + start …, as PubMed XML files of `per_file` records."
+    import pandas as pd
+    from epigraph.corpus import write_pubmed_xml
+    folder.mkdir(parents=True, exist_ok=True)
+    files = []
+    for lo in range(start, start + n, per_file):
+        hi = min(lo + per_file, start + n)
+        idx = [i % len(src) for i in range(lo, hi)]
+        d = pd.DataFrame(dict(pmid=[900_000_000 + i for i in range(lo, hi)], title=src.title.iloc[idx].to_numpy(),
+                              abstract=src.abstract.iloc[idx].to_numpy(), date=[f"{2000 + i % 25}" for i in range(lo, hi)]))
+        files.append(write_pubmed_xml(d, folder/f"synthetic_{lo:08d}.xml"))
+    return files
+
+
+def timed_ingest(paths, graph_dir, base, workers):
+    from epigraph.ingest import ingest, IngestParams
+    with PeakRSS() as mem:
+        t0 = time.perf_counter()
+        rep = ingest(paths, graph_dir, base=base, params=IngestParams(workers=workers, progress=False, local_below=0))
+        took = time.perf_counter() - t0
+    assert rep.reconciles, rep.summary()
+    return took, mem.peak, rep
+
+
+def main(n: int, base: str) -> None:
+    src = abstracts()
+    tmp = Path(tempfile.mkdtemp(prefix="epigraph-ingest-bench-"))
+    try:
+        files = write_corpus(tmp/"corpus", n, 0, src)
+        extra = write_corpus(tmp/"extra", n // 100, n, src)
+        print(f"corpus: {n:,} synthetic copies of {len(src):,} real abstracts (sentinel PMIDs) in {len(files)} PubMed XML "
+              f"files; base graph: {base}")
+        rates = {}
+        for w in (1, 2):
+            shutil.rmtree(tmp/"g", ignore_errors=True)
+            took, peak, rep = timed_ingest(files, tmp/"g", base, w)
+            rates[w] = n / took
+            print(f"{w} worker(s): {took:7.1f} s, {rates[w]:7,.0f} documents/s end to end, peak RSS {peak / 2**30:.2f} GB "
+                  f"(stages: {rep.seconds}); {rep.triplets_after:,} triplets")
+        full = n / rates[2]
+        t0 = time.perf_counter(); timed_ingest(extra, tmp/"g", None, 2); add = time.perf_counter() - t0
+        from epigraph.ingest import remove
+        gone = [f"PMID:{900_000_000 + i}" for i in range(0, n, 100)]
+        t0 = time.perf_counter(); remove(tmp/"g", gone); rem = time.perf_counter() - t0
+        print(f"full rebuild (2 workers): {full:.1f} s; add 1% ({n // 100:,} documents): {add:.1f} s "
+              f"({add / full:.1%} of a rebuild; bar <= 5%); remove 1% ({len(gone):,}): {rem:.1f} s ({rem / full:.1%})")
+        per_worker = rates[1]
+        hours = PUBMED_SIZE / per_worker / 3600
+        print(f"PubMed scale: {PUBMED_SIZE:,} abstracts at {per_worker:,.0f}/s per worker = {hours:,.1f} worker-hours; "
+              f"on a 64-worker Dask cluster about {hours / 64:.1f} h. Evidence rows grow with the corpus: store the graph "
+              f"as Parquet partitions by corpus batch, and load it into Neo4j through `graph.export_neo4j`'s CSV.")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=50_000); ap.add_argument("--base", default="none", choices=("none", "default"))
+    a = ap.parse_args(); main(a.n, a.base)
