@@ -104,9 +104,10 @@ def lexicon_entities(ids) -> pd.DataFrame:
     "Entity rows (`graph.ENTITY_COLUMNS`) for lexicon ids: the label as name, other terms as synonyms (at most 20)."
     from epigraph.lexicon import load_lexicon
     t = load_lexicon()["terms"]
-    t = t[t.entity_id.isin(set(ids))].assign(o=lambda d: d.how.map(_HOW_ORDER).fillna(9))
-    rows = []
-    for i, g in t.sort_values(["entity_id", "o", "source", "term"]).groupby("entity_id", sort=True):
+    t = t[t.entity_id.isin(set(ids))]
+    t = t.assign(o=t.how.map(_HOW_ORDER).fillna(9), short=[w.isupper() and len(w) <= 5 for w in t.term])
+    rows = []   # the name: a label first; among learned terms, a word before an abbreviation (benzoylecgonine, not BE)
+    for i, g in t.sort_values(["entity_id", "o", "short", "source", "term"]).groupby("entity_id", sort=True):
         first = g.iloc[0]
         syn = sorted(set(g.term) - {first.term}, key=str.lower)[:20]
         rows.append(dict(entity_id=i, name=first.term, layer=first.layer, type=first.entity_type, synonyms=syn,
@@ -290,7 +291,7 @@ def _prefix(gen, n: int) -> tuple[list, bool]:
 def _extract_all(batches, params: IngestParams, on_done) -> tuple[list, list, list]:
     "Claims, extraction rejects and documents kept, over every batch (local for a small corpus)."
     import itertools
-    from tqdm.auto import tqdm
+    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     head, ended = _prefix(batches, params.local_below)
     claims, rejects, kept = [], [], []
     with tqdm(unit="doc", disable=not params.progress, desc="extracting") as bar:

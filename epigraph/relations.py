@@ -6,6 +6,7 @@
 from __future__ import annotations
 import bisect, hashlib, json, math, pickle, re, time
 from collections import Counter, defaultdict
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np, pandas as pd
@@ -48,10 +49,14 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans.append((start, len(text)))
     return spans
 
+@lru_cache(maxsize=100_000)
+def _split_text(s: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in s.split("|") if p.strip() not in ("", "-1", "None"))
+
 def split_ids(entity_id) -> list[str]:
-    "The CURIEs of a (possibly `|`-joined) entity id; none for a missing or `-1` id."
+    "The CURIEs of a (possibly `|`-joined) entity id; none for a missing or `-1` id (remembered: ids repeat a lot)."
     if entity_id is None or (isinstance(entity_id, float) and entity_id != entity_id): return []
-    return [p.strip() for p in str(entity_id).split("|") if p.strip() not in ("", "-1", "None")]
+    return list(_split_text(str(entity_id)))
 
 # %% ../nbs/07_relations.ipynb #a1e27410
 def role_of(entity_type: str|None, layer: str|None) -> str|None:
@@ -217,10 +222,11 @@ def _first_firing(doc: DocEntities, rule: Rule, hs: dict, ts: dict, shared: list
                 if _rule_fires(rule, doc.text, h, t, contexts[key]): return h, t
     return None
 
-def rule_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, rules: list[Rule] = RULES) -> pd.DataFrame:
-    "Triplets from trigger-phrase rules over entity pairs that share a sentence (one row per document, pair, predicate)."
+def rule_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, rules: list[Rule] = RULES,
+                  docs: list|None = None) -> pd.DataFrame:
+    "Triplets from trigger-phrase rules over entity pairs sharing a sentence (`docs`: prebuilt `DocEntities`)."
     rows, grouped = [], _rules_by_roles(rules)
-    for doc in documents_entities(documents, mentions):
+    for doc in docs if docs is not None else documents_entities(documents, mentions):
         for (hr, tr), group in grouped.items():
             for hid, hhits in doc.by_role[hr].items():
                 hs = doc.grouped(hhits)
@@ -517,10 +523,11 @@ def train_cid_classifier(tune_mentions: pd.DataFrame|None = None, tuning: str = 
     return model
 
 # %% ../nbs/07_relations.ipynb #50a91601
-def learned_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, model: CIDClassifier|None = None) -> pd.DataFrame:
+def learned_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, model: CIDClassifier|None = None,
+                     docs: list|None = None) -> pd.DataFrame:
     "CID triplets (`induces`) predicted by the learned classifier, with evidence sentences and probabilities."
     model = model or train_cid_classifier()
-    built = documents_entities(documents, mentions)
+    built = docs if docs is not None else documents_entities(documents, mentions)
     scored = model.score(documents, mentions, docs=built)
     if not len(scored): return empty_triplets()
     chosen = scored[model.decide(scored)]
@@ -619,13 +626,17 @@ def consensus(*tables: pd.DataFrame) -> pd.DataFrame:
     keys = ["pmid", "head_id", "predicate", "tail_id"]
     g = t.groupby(keys, sort=False)
     out = g.first().reset_index()
-    out["extractors"] = g.family_of.agg(lambda s: ",".join(sorted(set(s)))).values
-    out["n_extractors"] = g.family_of.nunique().values
+    fams, evidence = [set() for _ in range(len(out))], [{} for _ in range(len(out))]
+    for k, f, e, s in zip(g.ngroup().tolist(), t.family_of.tolist(), t.extractor.tolist(), t.sentence.tolist()):
+        fams[k].add(f); evidence[k][e] = s      # plain loops: a groupby apply per group costs 100× more
+    out["extractors"] = [",".join(sorted(f)) for f in fams]
+    out["n_extractors"] = [len(f) for f in fams]
     out["score"] = g.score.max().values
-    out["evidence"] = g.apply(lambda x: {e: s for e, s in zip(x.extractor, x.sentence)}, include_groups=False).values
+    out["evidence"] = evidence
     out["extractor"] = "consensus"
-    pair = out.apply(lambda r: (r.pmid, *sorted((r.head_id, r.tail_id))), axis=1)
-    out["conflict"] = pair.map(pair.value_counts()) > 1
+    h, tl = out.head_id.to_numpy(dtype=object), out.tail_id.to_numpy(dtype=object)
+    lo, hi = np.where(h <= tl, h, tl), np.where(h <= tl, tl, h)     # the pair, whichever way round
+    out["conflict"] = pd.DataFrame(dict(p=out.pmid, lo=lo, hi=hi)).groupby(["p", "lo", "hi"]).p.transform("size").to_numpy() > 1
     return out[TRIPLET_COLUMNS + ["extractors", "n_extractors", "evidence", "conflict"]]
 
 # %% ../nbs/07_relations.ipynb #f0ee8a72
@@ -662,7 +673,8 @@ def extract(documents: pd.DataFrame, mentions: pd.DataFrame|None = None, use_llm
     mentions = _entities(docs) if mentions is None else mentions[mentions.pmid.isin(set(docs.pmid))]
     if failed := _entity_errors(mentions):   # a document the entity extractor cannot read is set aside, not kept
         problems += failed; docs = docs[~docs.pmid.isin({p for p, _ in failed})].reset_index(drop=True)
-    tables = {"rule": rule_triplets(docs, mentions), "learned": learned_triplets(docs, mentions, model)}
+    built = documents_entities(docs, mentions)   # once, for both extractors
+    tables = {"rule": rule_triplets(docs, mentions, docs=built), "learned": learned_triplets(docs, mentions, model, docs=built)}
     llm_errors = pd.DataFrame(columns=LLM_ERROR_COLUMNS)
     if use_llm: tables["llm"], llm_errors = llm_triplets(docs, mentions)
     triplets = consensus(*tables.values())
