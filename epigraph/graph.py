@@ -1166,7 +1166,8 @@ def load_kg(folder, verify: bool = True) -> KG:
             raise ValueError(f"{path}: SHA-256 differs from manifest.json — the file changed since it was written; rebuild the graph")
         try: df = _lists(pd.read_parquet(path))
         except Exception: raise ValueError(f"{path} is not a readable Parquet file — rebuild the graph") from None
-        if "pmid" in df.columns: df["pmid"] = df["pmid"].astype("Int64")
+        for col in ("pmid", "pmid_year"):   # nullable integers come back as floats: a re-save would hash 2015.0
+            if col in df.columns: df[col] = df[col].astype("Int64")
         tables[name] = df
     return KG(**tables)
 

@@ -13,7 +13,7 @@ from . import corpus, graph
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['INGESTED_KIND', 'BASES', 'EXTRA_TABLES', 'LEXICON_ENTITY_SOURCE', 'REGISTRY_COLUMNS', 'IngestParams',
+__all__ = ['INGESTED_KIND', 'BASES', 'EXTRA_TABLES', 'LEXICON_ENTITY_SOURCE', 'CARRIED', 'REGISTRY_COLUMNS', 'IngestParams',
            'extract_documents', 'extract_batches', 'lexicon_entities', 'canonical_map', 'evidence_rows', 'update_graph',
            'saved_table', 'empty_graph', 'Stored', 'open_graph', 'save_graph', 'IngestReport', 'ingest', 'doc_ids',
            'read_ids', 'remove']
@@ -55,7 +55,7 @@ def extract_documents(docs: pd.DataFrame, use_llm: bool = False) -> tuple[pd.Dat
     "Claims (`graph.CLAIM_COLUMNS`) from a batch of corpus documents, and the documents the extractors set aside."
     from epigraph import normalise, relations
     keyed = pd.DataFrame(dict(pmid=np.arange(1, len(docs) + 1), title=docs.title.to_numpy(), abstract=docs.abstract.to_numpy()))
-    norm = normalise.default_normaliser(stages=normalise.DICTIONARY_STAGES)
+    norm = normalise.stored_normaliser(normalise.DICTIONARY_STAGES)   # a pickle: a worker starts in a second
     _, found = relations.extract(keyed, mentions=normalise.extract_entities(keyed, norm, fast=True), use_llm=use_llm)
     claims = graph._extracted(found, graph.INGESTED_PREFIX)[1] if len(found) else graph.claims_frame(pd.DataFrame())
     r = found.attrs.get("rejects", pd.DataFrame(columns=["pmid", "stage", "reason"]))
@@ -96,7 +96,7 @@ def extract_batches(batches, params: IngestParams = IngestParams(), local: bool 
     if local or params.workers == 0: return _local_batches(batches, params.use_llm)
     return _dask_batches(batches, params)
 
-# %% ../nbs/10a_ingest.ipynb #cacad75a
+# %% ../nbs/10a_ingest.ipynb #ec005a95
 LEXICON_ENTITY_SOURCE = "ingest"     # `source` of an entity row a corpus added (from the lexicon)
 _HOW_ORDER = {"label": 0, "curated": 1, "synonym": 2, "abbreviation": 3, "learned": 4}
 
@@ -119,7 +119,7 @@ def canonical_map(kg: graph.KG, ids) -> dict[str, str]:
     m = kg.merges[kg.merges.applied.astype(bool)] if len(kg.merges) else kg.merges
     return graph.canonical_ids(set(ids) | set(m.a) | set(m.b), zip(m.a, m.b))
 
-# %% ../nbs/10a_ingest.ipynb #c9a96fd2
+# %% ../nbs/10a_ingest.ipynb #634a471a
 def evidence_rows(kg: graph.KG) -> pd.DataFrame:
     "The graph's evidence with each row's head, predicate and tail (what `graph.triplets_table` groups)."
     spo = kg.triplets[["triplet_id", "head", "predicate", "tail"]] if len(kg.triplets) else \
@@ -133,12 +133,24 @@ def _kept_entities(ents: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
 
 _TRIPLET_TYPES = dict(paper_count="int64", n_independent="int64", consensus_score="float64", is_protected=bool,
                       cross_tier_confirmed=bool, low_evidence=bool, suppressed=bool)
+CARRIED = ("anchor", "anchor_terms")   # triplet columns that come from the entities, not the evidence: kept as they were
 
 def _typed(t: pd.DataFrame) -> pd.DataFrame:
     "Triplet columns with one type whatever path made them (a row's hash reads its values as text: 1 is not 1.0)."
     t = t.astype(_TRIPLET_TYPES)
-    for c in ("anchor", "first_evidence_date", "last_evidence_date"): t[c] = t[c].astype(object).where(t[c].notna(), None)
+    for c in ("anchor", "first_evidence_date", "last_evidence_date", "first_evidence_is_estimated"):
+        if c in t.columns: t[c] = t[c].astype(object).where(t[c].notna(), None)
     return t
+
+def _recomputed(ev: pd.DataFrame, ents: pd.DataFrame, old: pd.DataFrame) -> pd.DataFrame:
+    "Triplet rows from their evidence (`graph.triplets_table`, dated as `temporal.triplet_dates` dates a build)."
+    from epigraph.temporal import triplet_dates
+    fresh = triplet_dates(graph.triplets_table(ev, ents), ev)
+    prev = old.set_index("triplet_id") if len(old) else None
+    for c in CARRIED:
+        if prev is not None and c in prev.columns: fresh[c] = fresh.triplet_id.map(prev[c])
+        elif c == "anchor": fresh[c] = None
+    return fresh
 
 def update_graph(kg: graph.KG, add: pd.DataFrame, drop_docs=(), entities: pd.DataFrame|None = None) -> graph.KG:
     "The graph with the evidence of `drop_docs` removed and `add` (evidence rows) put in, touched triplets recomputed."
@@ -150,20 +162,20 @@ def update_graph(kg: graph.KG, add: pd.DataFrame, drop_docs=(), entities: pd.Dat
     add = add[~add.evidence_id.isin(set(ev.evidence_id[~gone]))]
     add, rejects = graph.set_aside(add, ents) if len(add) else (add, pd.DataFrame(columns=graph.REJECT_COLUMNS))
     touched = set(ev.triplet_id[gone]) | set(add.triplet_id)
-    ev = pd.concat([ev[~gone], add[ev.columns]], ignore_index=True) if len(add) else ev[~gone]
+    ev = pd.concat([ev[~gone], add.reindex(columns=ev.columns)], ignore_index=True) if len(add) else ev[~gone]
     ev = ev.assign(pmid=pd.array(ev.pmid, dtype="Int64"))
     ents = _kept_entities(ents, ev)
-    fresh = graph.triplets_table(ev[ev.triplet_id.isin(touched)], ents) if touched else pd.DataFrame(columns=graph.TRIPLET_COLUMNS)
     old = kg.triplets.drop(columns="content_hash", errors="ignore")
-    fresh["anchor"] = fresh.triplet_id.map(old.set_index("triplet_id").anchor) if len(old) else None
-    trip = pd.concat([old[~old.triplet_id.isin(touched)], fresh[graph.TRIPLET_COLUMNS]], ignore_index=True)
+    fresh = _recomputed(ev[ev.triplet_id.isin(touched)], ents, old) if touched else old.iloc[:0]
+    cols = list(old.columns) if len(old.columns) else list(fresh.columns)
+    trip = pd.concat([old[~old.triplet_id.isin(touched)], fresh.reindex(columns=cols)], ignore_index=True)
     conflicts, trip = graph.find_conflicts(_typed(trip))
     old_rej = kg.rejects.drop(columns="content_hash", errors="ignore")
     rej = pd.concat([old_rej[~old_rej.record_id.isin(set(drop_docs))], rejects], ignore_index=True)
-    return graph.KG(ents[graph.ENTITY_COLUMNS], trip[graph.TRIPLET_COLUMNS], ev[graph.EVIDENCE_COLUMNS], conflicts,
+    return graph.KG(ents[graph.ENTITY_COLUMNS], trip, ev.drop(columns=["head", "predicate", "tail"]), conflicts,
                     rej[graph.REJECT_COLUMNS], {}, kg.merges.drop(columns="content_hash", errors="ignore"))
 
-# %% ../nbs/10a_ingest.ipynb #bc421068
+# %% ../nbs/10a_ingest.ipynb #9ee42e12
 REGISTRY_COLUMNS = ["pmid", "title", "date", "file"]
 
 def saved_table(folder, name: str) -> pd.DataFrame:
@@ -193,7 +205,7 @@ class Stored:
     registry: pd.DataFrame
     manifest: dict
 
-# %% ../nbs/10a_ingest.ipynb #6e5fe796
+# %% ../nbs/10a_ingest.ipynb #db3a3709
 def open_graph(folder, base: str|None = None) -> Stored:
     "The ingested graph in `folder`, or a new one started from `base` (default: the registry graph) when none is there."
     folder = graph.check_graph_folder(folder)
@@ -223,7 +235,7 @@ def save_graph(st: Stored, folder, **extra) -> Path:
     reg = st.registry.sort_values("pmid", kind="stable").reset_index(drop=True)
     return graph.save_kg(st.kg, folder, extra=man, tables=dict(documents=docs, registry=reg))
 
-# %% ../nbs/10a_ingest.ipynb #db3a3709
+# %% ../nbs/10a_ingest.ipynb #129a8ba3
 @dataclass
 class IngestReport:
     "Counts of one ingest or removal, the rows set aside, and seconds per stage."
@@ -246,7 +258,7 @@ class IngestReport:
               f"{self.triplets_after:,}; {self.seconds.get('total', 0):.1f} s")
         return s
 
-# %% ../nbs/10a_ingest.ipynb #129a8ba3
+# %% ../nbs/10a_ingest.ipynb #03bd0268
 def _sorted_docs(read: corpus.CorpusRead, known: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame, int]:
     "(new, updated, unchanged count) of one batch read, against the known doc id → content hash."
     d = read.documents
@@ -279,7 +291,7 @@ def _batches(reads, known: dict, counts: dict, sink: list, size: int):
     b = pd.concat(buf, ignore_index=True) if buf else pd.DataFrame()
     if len(b): yield b
 
-# %% ../nbs/10a_ingest.ipynb #6449dade
+# %% ../nbs/10a_ingest.ipynb #fb360839
 def _prefix(gen, n: int) -> tuple[list, bool]:
     "The first batches of `gen` holding at least `n` documents, and whether `gen` ended first."
     got = []
@@ -308,7 +320,7 @@ def _registry_rows(docs: pd.DataFrame) -> pd.DataFrame:
     d = d[np.array([int(p) not in known for p in d.pmid], dtype=bool)]
     return d[REGISTRY_COLUMNS].astype({"pmid": "Int64"})
 
-# %% ../nbs/10a_ingest.ipynb #03bd0268
+# %% ../nbs/10a_ingest.ipynb #dea5a953
 def _new_evidence(st: Stored, claims: list) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Evidence rows of the extracted claims (dated, canonicalised by the graph's merges) and the entities they add."
     cl = pd.concat(claims, ignore_index=True) if claims else graph.claims_frame(pd.DataFrame())
@@ -356,7 +368,7 @@ def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
     rep.seconds.update(extract=round(t1 - t0, 3), total=round(time.perf_counter() - t0, 3))
     return rep
 
-# %% ../nbs/10a_ingest.ipynb #d8f85c48
+# %% ../nbs/10a_ingest.ipynb #f5404f55
 def doc_ids(ids) -> list[str]:
     "Document ids as the graph writes them: a bare number is a PMID (`PMID:n`); blanks and `#` comments dropped."
     out = []

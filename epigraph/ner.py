@@ -66,10 +66,10 @@ class Matcher:
     def __init__(self, terms: pd.DataFrame, variants: bool = True):
         self.terms = terms.reset_index(drop=True)
         rows, surfaces, ci = {}, {}, set()
-        for i, (k, t) in enumerate(zip(self.terms.key, self.terms.term)):
+        for i, (k, t, et) in enumerate(zip(self.terms.key, self.terms.term, self.terms.entity_type.tolist())):
             rows.setdefault(k, []).append(i)
             surfaces.setdefault(k, set()).add(t)
-            if not needs_case(t) and self.terms.entity_type.iat[i] != "gene": ci.add(k)
+            if not needs_case(t) and et != "gene": ci.add(k)
         self.variant_of = {}
         # MeSH names chemical classes in the plural ("Acetates", "Narcotics"); their singular is usually part of
         # a specific compound's name, so chemical keys get variants only when annotators used them (learned)

@@ -21,7 +21,8 @@ from .ner import Matcher, SpanSet, find_mentions, default_matcher
 __all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'PRESET',
            'MENTION_COLUMNS', 'mention_type', 'Resolution', 'TermRows', 'Normaliser', 'fuzzy_match', 'embedding_match',
            'is_consistent', 'inner_matches', 'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs',
-           'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser', 'extract_entities']
+           'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser', 'extract_entities',
+           'stored_normaliser']
 
 # %% ../nbs/06_normalise.ipynb #a1db4c28
 MENTION_TYPES = {"chemical": "Chemical", "drug": "Chemical", "disease": "Disease", "syndrome": "Disease",
@@ -332,3 +333,29 @@ def extract_entities(documents: pd.DataFrame, normaliser: Normaliser|None = None
     out.attrs["unresolved"] = pd.DataFrame(unresolved, columns=["pmid", "start", "end", "text", "reason"])
     for e in errors: get_logger("epigraph.normalise").warning(e["error"])
     return out
+
+# %% ../nbs/06_normalise.ipynb #8e23741f
+def _normaliser_key(stages: tuple[str, ...]) -> str:
+    "A hash of the modules and the lexicon tables a default normaliser is built from, and of its stages."
+    import hashlib, importlib.util
+    from pathlib import Path
+    h = hashlib.sha256(repr(tuple(stages)).encode())
+    for m in ("lexicon", "ner", "normalise", "sources"): h.update(Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
+    lex = load_lexicon()
+    for k in ("terms", "xrefs"): h.update(pd.util.hash_pandas_object(lex[k], index=False).to_numpy().tobytes())
+    return h.hexdigest()[:16]
+
+@lru_cache(maxsize=4)
+def stored_normaliser(stages: tuple[str, ...] = DICTIONARY_STAGES) -> Normaliser:
+    "`default_normaliser(stages=stages)`, from its pickle in the build folder when code and lexicon are unchanged."
+    import os, pickle
+    from epigraph.config import get_settings
+    path = get_settings().build_dir/"normaliser"/f"{_normaliser_key(stages)}.pkl"
+    if path.exists():
+        try: return pickle.loads(path.read_bytes())
+        except Exception: pass          # a cut or foreign file is built again below
+    norm = default_normaliser(stages=tuple(stages))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(pickle.dumps(norm, protocol=pickle.HIGHEST_PROTOCOL)); os.replace(tmp, path)
+    return norm

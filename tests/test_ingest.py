@@ -114,3 +114,24 @@ def test_a_killed_ingest_leaves_a_whole_graph(tmp_path):
                 subprocess.run(["epigraph", "remove", "--graph", g, "--docs", str(rec[0])], capture_output=True, check=True)
         p = subprocess.Popen([sys.executable, "-c", _INGESTER, first, more, g]); assert p.wait(timeout=600) == 0
         assert _docs(g) == after
+
+
+def test_ingest_onto_the_registry_graph_and_back(tmp_path):
+    "--base default: the corpus adds to the built graph; removing every ingested document gives the built graph back."
+    from epigraph.graph import load_kg, read_manifest
+    from epigraph.temporal import built_kg
+    from epigraph.config import get_settings
+    base = built_kg()
+    xml, g = _pubmed_xml(tmp_path / "pubmed.xml", RECORDS), tmp_path / "g"
+    r = _epigraph("ingest", xml, "--graph", g, "--base", "default", "--workers", "0", "--quiet")
+    assert r.returncode == 0, r.stderr
+    kg = load_kg(g)
+    assert set(base.evidence.evidence_id) < set(kg.evidence.evidence_id)           # the registry's evidence is all there
+    new = kg.evidence[kg.evidence.doc_id.isin({f"PMID:{p}" for p, *_ in RECORDS})]
+    assert len(new) and set(new.source) == {"ingest:pubmed"}
+    cbz = base.entities[base.entities.name.str.lower() == "carbamazepine"].entity_id.iloc[0]
+    assert cbz in set(kg.triplets.set_index("triplet_id").loc[new.triplet_id, "head"])   # joins the registry's node
+    r = _epigraph("remove", "--graph", g, "--docs", *[str(p) for p, *_ in RECORDS])
+    assert r.returncode == 0, r.stderr
+    mine, built = read_manifest(g)["tables"], read_manifest(get_settings().build_dir / "kg")["tables"]
+    assert {t: v["rows_sha256"] for t, v in mine.items()} == {t: v["rows_sha256"] for t, v in built.items()}
