@@ -147,7 +147,7 @@ def answer_record(a) -> dict:
 def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str = "offline", retriever: Retriever|None = None,
               progress: bool = False) -> dict:
     "Answer every question of `path` into JSONL `out`; returns counts (read, answered, failed) and questions per second."
-    from tqdm.auto import tqdm
+    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     from epigraph.answer import answer
     path, out = Path(path), Path(out)
     if out.exists() and path.exists() and out.resolve() == path.resolve(): raise ValueError(f"{out}: the output would overwrite the questions")

@@ -116,7 +116,7 @@ def build_prerequisites(progress: bool = True) -> dict:
 def reproduce(names: list[str]|None = None, parameters: dict[str, dict]|None = None, progress: bool = True,
               build_graph: bool = True) -> pd.DataFrame:
     "Build the graph, then run the analysis chapters (all, or those whose name starts with one of `names`)."
-    from tqdm.auto import tqdm
+    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     todo = [nb for nb in chapters() if not names or any(nb.stem.startswith(n) for n in names)]
     if not todo: raise ValueError(f"no chapter matches {names}; chapters: {[nb.stem for nb in chapters()]}")
     rows = [build_prerequisites(progress)] if build_graph else []

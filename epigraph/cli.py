@@ -129,9 +129,16 @@ def _evidence_table(a, most: int = 15):
     m = m.sort_values("cited", ascending=False, kind="stable").drop_duplicates(["key", "fact"])
     return m[["cited", "key", "tier", "date", "fact"]].head(most).fillna({"date": ""})
 
+def _check_graph(folder: str|None) -> None:
+    "A one-line error, before any work, when `--graph` names a folder that holds no saved graph."
+    if folder is not None and not (Path(folder)/"manifest.json").exists():
+        raise FileNotFoundError(f"--graph {folder}: no saved graph there — make one with `epigraph ingest PATH --graph "
+                                f"{folder}` (or `epigraph build --out {folder}`)")
+
 def _cmd_ask(args):
     from epigraph.answer import answer, subgraph_html
     from epigraph.ask import retriever_for, ask_batch, answer_record
+    _check_graph(args.graph)
     if args.batch:
         out = Path(args.out) if args.out else Path(args.batch).with_suffix(".answers.jsonl")
         R = retriever_for(args.arm, args.graph) if args.graph else None

@@ -87,7 +87,7 @@ def score_free(item: dict, a: Answer, names: dict) -> dict:
 def run_questions(items: list[dict], arms_: list[str], retriever: Retriever|None = None, reader: str = "offline",
                   progress: bool = True) -> pd.DataFrame:
     "Answer every item with every arm; one row per (item, arm) with the scores, the answer and the parse."
-    from tqdm.auto import tqdm
+    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     R = retriever or default_retriever()
     names = metrics.entity_names(R.graph.kg.entities)
     rows = []

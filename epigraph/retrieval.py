@@ -564,10 +564,19 @@ def abstract_corpus() -> pd.DataFrame:
     parts.append(pd.DataFrame(dict(pmid=q.pmid.astype(int), source="pubmedqa", title=q.question, text=q.contexts.map(" ".join))))
     return pd.concat(parts, ignore_index=True).drop_duplicates("pmid").reset_index(drop=True)
 
+def _bm25s():
+    "The `bm25s` module, imported without the TqdmWarning its `tqdm.auto` prints into a notebook without ipywidgets."
+    import warnings
+    from tqdm import TqdmWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TqdmWarning)
+        import bm25s
+    return bm25s
+
 class AbstractIndex:
     "A BM25 index (bm25s) over a passages table with `pmid`, `source`, `title`, `text`."
     def __init__(self, passages: pd.DataFrame):
-        import bm25s
+        bm25s = _bm25s()
         self.passages = passages.reset_index(drop=True)
         self.bm25 = bm25s.BM25()
         texts = (self.passages.title.fillna("") + " " + self.passages.text.fillna("")).tolist()
@@ -575,7 +584,7 @@ class AbstractIndex:
 
     def search(self, query: str, k: int) -> tuple[np.ndarray, np.ndarray]:
         "Row numbers and scores of the top-k passages (only those with a positive score)."
-        import bm25s
+        bm25s = _bm25s()
         vocab = getattr(self.bm25, "vocab_dict", None) or {}
         toks = [t for t in bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0] if t in vocab]
         if not toks or not len(self.passages): return np.array([], int), np.array([])

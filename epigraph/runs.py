@@ -112,7 +112,7 @@ def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str 
         items: dict[str, list[Item]]|None = None, sample: int|None = None, seed: int = 0, params: dict|None = None,
         name: str|None = None, base: Retriever|None = None, progress: bool = True, llm=None) -> pd.DataFrame:
     "Answer and score every item of `tasks` (default all; `sample`: a seeded subset per task) with every arm (default all); one row per (item, arm)."
-    from tqdm.auto import tqdm
+    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     from epigraph.pmids import load_pmid_registry
     tasks = list(tasks or task_names()); arms_ = list(arms_ or arms()); params = dict(params or {})
     unknown = [t for t in tasks if t not in task_names()] + [a for a in arms_ if a not in arms()]

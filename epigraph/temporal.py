@@ -739,7 +739,7 @@ def _build_lock(folder: Path):
 # %% ../nbs/09_temporal.ipynb #b7c1e0a3
 def _build(out_dir: Path, progress: bool):
     "The stages of `build` (the caller holds the lock): the KG, saved with the code version in its manifest, and seconds per stage."
-    from tqdm.auto import tqdm
+    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     from epigraph import graph
     version, stages, t0 = graph_code_version(), {}, time.perf_counter()   # the code as it is when the build starts
     def save(kg):   # atomic: the previous graph stays whole until the new one is complete

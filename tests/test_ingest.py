@@ -95,7 +95,7 @@ def test_a_killed_ingest_leaves_a_whole_graph(tmp_path):
     first = _pubmed_xml(tmp_path / "a.xml", RECORDS[:1])
     assert _epigraph("ingest", first, "--graph", g, "--base", "none", "--workers", "0", "--quiet").returncode == 0
     seen = {_docs(g)}
-    for k, rec in enumerate(RECORDS[1:], 1):
+    for k, rec in enumerate(RECORDS[1:2], 1):                 # one more record: each run starts a process (seconds)
         more = _pubmed_xml(tmp_path / f"b{k}.xml", [rec])
         t0 = time.perf_counter()
         p = subprocess.Popen([sys.executable, "-c", _INGESTER, first, more, g], stderr=subprocess.PIPE, text=True)
@@ -135,3 +135,9 @@ def test_ingest_onto_the_registry_graph_and_back(tmp_path):
     assert r.returncode == 0, r.stderr
     mine, built = read_manifest(g)["tables"], read_manifest(get_settings().build_dir / "kg")["tables"]
     assert {t: v["rows_sha256"] for t, v in mine.items()} == {t: v["rows_sha256"] for t, v in built.items()}
+
+
+def test_ask_with_a_graph_folder_that_holds_none(tmp_path):
+    r = _epigraph("ask", "Can carbamazepine cause hyponatremia?", "--graph", tmp_path / "typo")
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "no saved graph there" in r.stderr, r.stderr
+    assert not (tmp_path / "typo").exists()                          # nothing built in its place
