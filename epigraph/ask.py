@@ -77,14 +77,14 @@ def _install(state: dict) -> Retriever:
     return state["retriever"]
 
 def _build_state(folder: Path) -> dict:
-    from epigraph.temporal import built_kg
+    from epigraph.temporal import built_kg, is_ingested
     from epigraph.normalise import default_normaliser, STAGES
     from epigraph.answer import answer
     from epigraph.pmids import load_pmid_registry
     R = Retriever(built_kg(folder))
     for q in WARM_QUESTIONS: answer(q, retriever=R)
     known = set(load_pmid_registry().table.pmid.astype(int).tolist())    # membership is all the ask path checks
-    if (folder/"registry.parquet").exists():   # an ingested graph: the PMIDs its corpus brought
+    if is_ingested(folder):   # the PMIDs its corpus brought
         from epigraph.ingest import saved_table
         known |= set(saved_table(folder, "registry").pmid.astype(int).tolist())
     known = frozenset(known)

@@ -328,10 +328,14 @@ def _registry_rows(docs: pd.DataFrame) -> pd.DataFrame:
     return d[REGISTRY_COLUMNS].astype({"pmid": "Int64"})
 
 # %% ../nbs/10a_ingest.ipynb #dea5a953
+def _no_evidence() -> pd.DataFrame:
+    "An evidence table (`graph.evidence_table`'s columns) with no rows."
+    return graph.evidence_table(graph.claims_frame(pd.DataFrame(columns=graph.CLAIM_COLUMNS)), {})
+
 def _new_evidence(st: Stored, claims: list) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Evidence rows of the extracted claims (dated, canonicalised by the graph's merges) and the entities they add."
     cl = pd.concat(claims, ignore_index=True) if claims else graph.claims_frame(pd.DataFrame())
-    if cl.empty: return graph.evidence_table(graph.claims_frame(pd.DataFrame(columns=graph.CLAIM_COLUMNS)), {}), None
+    if cl.empty: return _no_evidence(), None
     ev = graph.evidence_table(_dated(cl), canonical_map(st.kg, set(cl["head"]) | set(cl["tail"])))
     ids = (set(ev["head"]) | set(ev["tail"])) - set(st.kg.entities.entity_id)
     return ev, lexicon_entities(ids)
@@ -405,8 +409,7 @@ def remove(folder, ids) -> IngestReport:
         rep = IngestReport(str(folder), removed=len(drop), not_found=len(wanted - drop))
         rep.triplets_before = rep.triplets_after = len(st.kg.triplets)
         if drop:
-            empty = graph.evidence_table(graph.claims_frame(pd.DataFrame(columns=graph.CLAIM_COLUMNS)), {})
-            _apply(st, rep, empty, None, drop)
+            _apply(st, rep, _no_evidence(), None, drop)
             gone = st.documents[st.documents.doc_id.isin(drop)]
             st.documents = st.documents[~st.documents.doc_id.isin(drop)].reset_index(drop=True)
             st.registry = st.registry[~st.registry.pmid.isin(set(gone.pmid.dropna()))]

@@ -24,7 +24,7 @@ __all__ = ['DATE_COLUMNS', 'UNIT_DAYS', 'REFERENCE_OFFSET_DAYS', 'PRECISIONS', '
            'genes_as_of', 'release_diffs', 'duration', 'duration_days', 'Anchor', 'find_age_expressions', 'parse_age',
            'onset_terms', 'onset_anchor', 'onset_anchor_table', 'onset_annotations', 'onset_coverage', 'onset_windows',
            'corpus_texts', 'corpus_age_expressions', 'age_expression_table', 'anchor_triplets', 'date_summary',
-           'graph_code_version', 'stale_reason', 'build', 'built_kg']
+           'graph_code_version', 'stale_reason', 'build', 'is_ingested', 'built_kg']
 
 # %% ../nbs/09_temporal.ipynb #e6bad7b9
 def year_calibration(registry: PMIDRegistry|None = None) -> pd.DataFrame:
@@ -773,15 +773,18 @@ def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = Fa
 
 INGESTED_KIND = "ingested"   # manifest `kind` of a graph `epigraph ingest` made from a user's corpus
 
-def _is_ingested(folder: Path) -> bool:
-    try: return json.loads((folder/"manifest.json").read_text(encoding="utf-8")).get("kind") == INGESTED_KIND
-    except (OSError, ValueError, AttributeError): return False
+def is_ingested(folder: Path|str) -> bool:
+    "True when `folder` holds a graph `epigraph ingest` made (or its previous version, set aside by a killed swap)."
+    from epigraph.graph import _saved_folder
+    try: m = json.loads((_saved_folder(Path(folder))/"manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError): return False
+    return isinstance(m, dict) and m.get("kind") == INGESTED_KIND
 
 def built_kg(folder: Path|str|None = None, rebuild: bool = False):
     "The graph saved by `build` in `folder` (default `build_dir/kg`); built first if `rebuild`, or if `stale_reason` says why."
     from epigraph import graph
     folder = graph.check_graph_folder(Path(folder) if folder else get_settings().build_dir/"kg")
-    if _is_ingested(folder):   # a user's own graph: `epigraph ingest` made it, a build would replace it with the default one
+    if is_ingested(folder):   # a user's own graph: `epigraph ingest` made it, a build would replace it with the default one
         if why := stale_reason(folder): get_logger("epigraph.temporal").warning(f"{why}; run `epigraph ingest` again to update it")
         return graph.load_kg(folder)
     with _build_lock(folder):
