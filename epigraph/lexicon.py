@@ -12,15 +12,17 @@ import pandas as pd
 from .config import get_settings, get_logger
 from .schema import ENTITY_TYPES, is_curie
 from .sources import load_bc5cdr
-from .ontologies import load_mesh, load_hpo, load_epio, package_file
+from .ontologies import load_mesh, load_hpo, load_epio, load_name_dictionary, package_file
 from .curated import load_cpic, load_genes4epilepsy
 
 # %% auto #0
 __all__ = ['LEXICON_COLUMNS', 'HOW', 'CHEMICAL_QUALIFIERS', 'DISEASE_QUALIFIERS', 'GENE_PRODUCT_QUALIFIER', 'MACROMOLECULE',
-           'EPIO_PATTERN', 'GENERIC_INJURY', 'CURATED_ALIASES', 'LEXICON_VERSION', 'normalise_key', 'lexicon_rows',
+           'EPIO_PATTERN', 'GENERIC_INJURY', 'CURATED_ALIASES', 'SMALL_MOLECULE_TREES', 'DISEASE_NAME_SKIP_TREES',
+           'NAME_MIN_CHARS', 'DISEASE_WORD_MIN_CHARS', 'LEXICON_VERSION', 'normalise_key', 'lexicon_rows',
            'mesh_qualifiers', 'mesh_descriptor_types', 'uninverted', 'mesh_terms', 'hpo_terms', 'epio_terms',
            'epio_xrefs', 'cpic_terms', 'gene_terms', 'training_mentions', 'learned_terms', 'pattern_terms',
-           'curated_terms', 'bridge_terms', 'build_lexicon', 'load_lexicon']
+           'curated_terms', 'bridge_terms', 'canonical_mesh_ids', 'drug_name_terms', 'disease_name_terms',
+           'build_lexicon', 'load_lexicon']
 
 # %% ../nbs/04_lexicon.ipynb #5c43a8e6
 _SPACE_CHARS = str.maketrans({c: " " for c in "-\u2010\u2011\u2012\u2013\u2014\u2212/_\u00a0\t\n\r"})
@@ -234,18 +236,61 @@ def bridge_terms(lex: pd.DataFrame, xrefs: pd.DataFrame) -> pd.DataFrame:
     rows.append(lexicon_rows(ep.term, ep.xref, "disease", "epio→mesh", "synonym"))
     return pd.concat(rows, ignore_index=True)
 
+# %% ../nbs/04_lexicon.ipynb #a112f598
+SMALL_MOLECULE_TREES = ("D01", "D02", "D03", "D04", "D09", "D10")
+DISEASE_NAME_SKIP_TREES = ("C23", "F01")   # signs and symptoms; behaviour and behaviour mechanisms
+NAME_MIN_CHARS, DISEASE_WORD_MIN_CHARS = 5, 8
+
+def _unambiguous(names: pd.DataFrame) -> pd.DataFrame:
+    "Rows of the variants that name one canonical entry."
+    n = names.groupby("variant").canonical.transform("nunique")
+    return names[n == 1]
+
+def canonical_mesh_ids(names: pd.DataFrame, mesh_rows: pd.DataFrame, types: pd.DataFrame) -> pd.Series:
+    "Canonical drug → the one MeSH chemical descriptor its names are labels of (canonicals with 0 or 2+ left out)."
+    chem = mesh_rows[mesh_rows.entity_id.map(types.entity_type) == "chemical"]
+    by_key = chem.groupby("key").entity_id.agg(set)
+    keys = pd.concat([names[["canonical", k]].set_axis(["canonical", "name"], axis=1)
+                      for k in ("canonical", "name", "variant")])
+    keys = keys.assign(key=keys.name.map(normalise_key)).drop_duplicates(["canonical", "key"])
+    hits = keys.assign(ids=keys.key.map(by_key)).dropna(subset=["ids"])
+    ids = hits.groupby("canonical").ids.agg(lambda s: set().union(*s))
+    return ids[ids.map(len) == 1].map(lambda s: next(iter(s))).rename("entity_id")
+
+# %% ../nbs/04_lexicon.ipynb #313ffc9e
+def _in_trees(trees, prefixes) -> bool: return any(t.startswith(prefixes) for t in trees)
+
+def drug_name_terms(names: pd.DataFrame, mesh_rows: pd.DataFrame, types: pd.DataFrame) -> pd.DataFrame:
+    "Drug-dictionary variants under their canonical's MeSH descriptor (classes, macromolecules, short names out)."
+    ids = canonical_mesh_ids(names, mesh_rows, types)
+    n = _unambiguous(names)
+    small = n.mesh_tree.map(lambda ts: not len(ts) or _in_trees(ts, SMALL_MOLECULE_TREES))
+    n = n[n.canonical.isin(ids.index) & small & (n.variant.str.len() >= NAME_MIN_CHARS)]
+    return lexicon_rows(n.variant, n.canonical.map(ids), "chemical", "drug-names", "synonym")
+
+def disease_name_terms(names: pd.DataFrame, types: pd.DataFrame) -> pd.DataFrame:
+    "MeSH entry-term variants of the disease dictionary under their descriptor (symptom trees, short words out)."
+    n = _unambiguous(names)
+    word_ok = n.variant.str.contains(" ") | (n.variant.str.len() >= DISEASE_WORD_MIN_CHARS)
+    keep = ((n.mesh_id.map(types.entity_type) == "disease") & (n.variant.str.len() >= NAME_MIN_CHARS) & word_ok
+            & ~n.mesh_tree.map(lambda ts: _in_trees(ts, DISEASE_NAME_SKIP_TREES)))
+    n = n[keep]
+    return lexicon_rows(n.variant, n.mesh_id, "disease", "disease-names", "synonym")
+
 # %% ../nbs/04_lexicon.ipynb #0ef74194
 def build_lexicon() -> dict[str, pd.DataFrame]:
     "Build the lexicon (`terms`) and the cross-reference table (`xrefs`) from every source."
-    mesh, hpo, epio = load_mesh()["descriptors"], load_hpo(), load_epio()
-    genes = gene_terms(load_genes4epilepsy(), hpo)
-    parts = [mesh_terms(mesh, mesh_descriptor_types()), hpo_terms(hpo), epio_terms(epio),
-             cpic_terms(load_cpic()), genes, learned_terms(training_mentions()), curated_terms(mesh, genes)]
+    mesh, hpo, epio, types = load_mesh()["descriptors"], load_hpo(), load_epio(), mesh_descriptor_types()
+    genes, mesh_rows = gene_terms(load_genes4epilepsy(), hpo), mesh_terms(mesh, types)
+    parts = [mesh_rows, hpo_terms(hpo), epio_terms(epio), cpic_terms(load_cpic()), genes,
+             learned_terms(training_mentions()), curated_terms(mesh, genes)]
     lex = pd.concat(parts, ignore_index=True)
     pattern = pattern_terms(training_mentions())
     lex = pd.concat([lex, pattern[~pattern.key.isin(set(lex.key))]], ignore_index=True)   # only phrases no source names
     xrefs = epio_xrefs(epio)
-    lex = pd.concat([lex, bridge_terms(lex, xrefs)], ignore_index=True)
+    names = [drug_name_terms(load_name_dictionary("drug")["names"], mesh_rows, types),   # ranked last: only new names
+             disease_name_terms(load_name_dictionary("disease")["names"], types)]
+    lex = pd.concat([lex, bridge_terms(lex, xrefs), *names], ignore_index=True)
     lex = lex.drop_duplicates(["term", "entity_id", "source", "how", "id_group"]).reset_index(drop=True)
     lex["count"] = lex["count"].astype(int)
     return dict(terms=lex, xrefs=xrefs)
@@ -258,7 +303,7 @@ def _load_cached(folder: str, rebuild: bool):
         for k, v in build_lexicon().items(): v.to_parquet(f/f"{k}.parquet", index=False)
     return {k: pd.read_parquet(f/f"{k}.parquet") for k in ("terms", "xrefs")}
 
-LEXICON_VERSION = "3"   # bump when the build changes, so that stale caches are not reused
+LEXICON_VERSION = "4"   # bump when the build changes, so that stale caches are not reused
 
 def load_lexicon(rebuild: bool = False) -> dict[str, pd.DataFrame]:
     "The lexicon tables (`terms`, `xrefs`), from the build cache or freshly built."

