@@ -18,11 +18,11 @@ from .lexicon import load_lexicon, normalise_key, training_mentions
 from .ner import Matcher, SpanSet, find_mentions, default_matcher
 
 # %% auto #0
-__all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'PRESET',
-           'MENTION_COLUMNS', 'mention_type', 'Resolution', 'TermRows', 'Normaliser', 'fuzzy_match', 'embedding_match',
-           'is_consistent', 'inner_matches', 'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs',
-           'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser', 'extract_entities',
-           'stored_normaliser']
+__all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'FUZZY_SKIP_SOURCES',
+           'PRESET', 'MENTION_COLUMNS', 'mention_type', 'Resolution', 'TermRows', 'Normaliser', 'fuzzy_match',
+           'embedding_match', 'is_consistent', 'inner_matches', 'normalise_document', 'entity_scores', 'term_precision',
+           'blocked_pairs', 'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser',
+           'extract_entities', 'stored_normaliser']
 
 # %% ../nbs/06_normalise.ipynb #a1db4c28
 MENTION_TYPES = {"chemical": "Chemical", "drug": "Chemical", "disease": "Disease", "syndrome": "Disease",
@@ -109,10 +109,14 @@ class Normaliser:
         return self._cache[key]
 
 # %% ../nbs/06_normalise.ipynb #fb5b53d1
+# the name dictionaries already list spelling variants: as fuzzy targets they triple the work and add nothing
+FUZZY_SKIP_SOURCES = ("drug-names", "disease-names")
+
 def _choices(self) -> list[str]:
     if getattr(self, "_choice_keys", None) is None:
         t = self.matcher.terms
-        keys = t.key[t.how.isin(["label", "synonym", "curated", "abbreviation"]) & (t.key.str.len() >= 5)].unique()
+        ok = t.how.isin(["label", "synonym", "curated", "abbreviation"]) & (t.key.str.len() >= 5)
+        keys = t.key[ok & ~t.source.isin(FUZZY_SKIP_SOURCES)].unique()
         self._choice_keys = [k for k in keys if self.resolve_key(k) is not None]
     return self._choice_keys
 
@@ -276,15 +280,17 @@ def training_documents() -> pd.DataFrame:
 
 @lru_cache(maxsize=4)
 def default_normaliser(min_precision: float = 0.5, fuzzy_threshold: float = 0.85, embedding_threshold: float = 0.8,
-                       use_suffix_candidates: bool = False, stages: tuple[str, ...] = STAGES) -> Normaliser:
-    "The lexicon's normaliser with the term-precision filter learned on the training-only abstracts."
+                       use_suffix_candidates: bool = False, stages: tuple[str, ...] = STAGES,
+                       without_sources: tuple[str, ...] = ()) -> Normaliser:
+    "The lexicon's normaliser (less the rows of `without_sources`) with the term-precision filter learned on training."
     lex = load_lexicon()
+    terms = lex["terms"][~lex["terms"].source.isin(without_sources)] if without_sources else lex["terms"]
     kw = dict(fuzzy_threshold=fuzzy_threshold, embedding_threshold=embedding_threshold,
               use_suffix_candidates=use_suffix_candidates, stages=tuple(stages))
-    raw = Normaliser(lex["terms"], lex["xrefs"], **kw)
+    raw = Normaliser(terms, lex["xrefs"], **kw)
     if min_precision <= 0: return raw
     prec = term_precision(raw, training_documents(), training_mentions())
-    return Normaliser(lex["terms"], lex["xrefs"], blocked=blocked_pairs(prec, min_precision), **kw)
+    return Normaliser(terms, lex["xrefs"], blocked=blocked_pairs(prec, min_precision), **kw)
 
 PRESET: dict = {}   # stages -> a normaliser built elsewhere (a served copy, `epigraph.ask`) used instead of building one
 
