@@ -14,10 +14,11 @@ from .schema import TIER_TABLE
 
 # %% auto #0
 __all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'INTENTS',
-           'INTENT_BOOST', 'RRF_K', 'METHODS', 'RETRIEVERS', 'table_of', 'Retrieved', 'approx_tokens', 'cut_to_budget',
-           'evidence_strength', 'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'seed_rows',
-           'link_seeds', 'personalized_pagerank', 'pcst_solver', 'pcst_tree', 'format_hop', 'edge_table', 'tree_paths',
-           'serialise_paths', 'query_intent', 'with_intent', 'seed_indices', 'retrieve_ppr_pcst', 'NodeEmbeddings',
+           'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'RRF_K', 'METHODS', 'RETRIEVERS', 'table_of',
+           'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'GraphIndex', 'TableGraph',
+           'synthetic_kg', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds', 'personalized_pagerank',
+           'pcst_solver', 'pcst_tree', 'format_hop', 'edge_table', 'tree_paths', 'serialise_paths', 'query_intent',
+           'with_intent', 'target_types', 'chain_prizes', 'seed_indices', 'retrieve_ppr_pcst', 'NodeEmbeddings',
            'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25',
            'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'register_retriever', 'retriever_names',
            'Retriever']
@@ -425,19 +426,52 @@ def query_intent(query: str) -> dict[str, float]:
     hit = [preds for pattern, preds in INTENTS.values() if re.search(rf"\b(?:{pattern})\b", words)]
     return {p: INTENT_BOOST for preds in hit for p in preds}
 
-def with_intent(gi: GraphIndex, boost: dict[str, float]) -> GraphIndex:
-    "A view of the index with edge strengths multiplied per predicate; built once per boost and kept on the index."
+def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) -> GraphIndex:
+    "A view of the index with edge strengths multiplied per predicate (`others` for the rest); built once per boost."
     if not boost: return gi
-    key = tuple(sorted(boost.items()))
+    key = (tuple(sorted(boost.items())), float(others))
     views = gi.__dict__.setdefault("_intent_views", {})
     if key not in views:
         view = copy.copy(gi)
         view.__dict__.pop("_intent_views", None)
-        factor = pd.Series(gi.predicate).map(boost).fillna(1.0).to_numpy(float)
+        factor = pd.Series(gi.predicate).map(boost).fillna(float(others)).to_numpy(float)
         view.strength = gi.strength * factor
         view._build_matrices()
         views[key] = view
     return views[key]
+
+# %% ../nbs/11_retrieval.ipynb #32ea2e75
+OFF_INTENT, DEGREE_NORM, TARGET_BOOST = 0.1, 1.0, 10.0
+
+def target_types(query: str, seed_types=frozenset()) -> tuple[str, ...]:
+    "The entity types the query asks for (`epigraph.question.question_target`); () when it asks for none."
+    from epigraph.question import question_target, TARGETS     # question builds on this module: imported when used
+    t = question_target(query or "", frozenset(seed_types))
+    return TARGETS[t].types if t else ()
+
+def _entity_types(gi: GraphIndex) -> np.ndarray:
+    if "_type_array" not in gi.__dict__:
+        e = gi.kg.entities
+        t = e["type"] if "type" in e.columns else pd.Series("", index=e.index)
+        by_id = pd.Series(t.astype(str).to_numpy(), index=e.entity_id.astype(str))
+        gi._type_array = by_id.reindex(gi.ids).fillna("").to_numpy()
+    return gi._type_array
+
+def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(), degree_norm: float = DEGREE_NORM,
+                 target_boost: float = TARGET_BOOST) -> np.ndarray:
+    "Prizes: PPR ÷ degree^degree_norm (seed neighbours keep their PPR share, seeds on top), × target_boost on `types`"
+    s = sorted(seeds)
+    if degree_norm:
+        p = r / np.where(gi.degree > 0, gi.degree, 1.0) ** degree_norm
+        if s:
+            near = np.unique(gi.W[s].indices)      # the first hop is never lost to the normalisation
+            p[near] = np.maximum(p[near], r[near] * (p.max() / max(r.max(), 1e-300)))
+            p[s] = np.maximum(p[s], p.max())
+    else: p = r.copy()
+    if len(types) and target_boost != 1.0:
+        hit = np.isin(_entity_types(gi), list(types)); hit[s] = False
+        p = np.where(hit, p * target_boost, p)
+    return p
 
 # %% ../nbs/11_retrieval.ipynb #e1738b2f
 def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFrame, str]:
@@ -460,16 +494,20 @@ def _nodes_table(gi: GraphIndex, idx, scores, seeds: set) -> pd.DataFrame:
 
 def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto", restart: float = 0.15,
                       node_budget: int = 30, depth: int = 4, neighbourhood: int = 200, token_budget: int = 1500,
-                      max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True) -> Retrieved:
+                      max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True,
+                      off_intent: float = OFF_INTENT, degree_norm: float = DEGREE_NORM,
+                      target_boost: float = TARGET_BOOST) -> Retrieved:
     "EpiGraph's retriever: seeds → Personalized PageRank → PCST on the top PPR nodes → seed-to-leaf paths in a token budget."
     boost = query_intent(query) if intent else {}
     params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood, token_budget=token_budget,
-                  intent=sorted(boost))
+                  intent=sorted(boost), off_intent=off_intent, degree_norm=degree_norm, target_boost=target_boost)
     seed_df, reason = seed_indices(gi, query, seeds, how)
-    gi = with_intent(gi, boost)
+    gi = with_intent(gi, boost, off_intent)
     if seed_df.empty: return Retrieved("ppr_pcst", query, reason=reason, params=params)
     s_idx = {gi.index[e]: c for e, c in zip(seed_df.entity_id, seed_df.confidence)}
-    r = personalized_pagerank(gi, s_idx, restart=restart)
+    types = target_types(query, set(_entity_types(gi)[sorted(s_idx)])) if target_boost != 1.0 else ()
+    params["target_types"] = list(types)
+    r = chain_prizes(gi, personalized_pagerank(gi, s_idx, restart=restart), s_idx, types, degree_norm, target_boost)
     adj, prize = pcst_tree(gi, r, sorted(s_idx), node_budget=max(node_budget, 1), depth=depth, neighbourhood=neighbourhood)
     order = sorted(adj, key=lambda u: (-r[u], u))
     pairs = {(u, v) for u in adj for v in adj[u] if u < v}
