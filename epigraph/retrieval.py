@@ -14,14 +14,14 @@ from .schema import TIER_TABLE
 
 # %% auto #0
 __all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'INTENTS',
-           'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'RRF_K', 'METHODS', 'RETRIEVERS', 'table_of',
-           'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'GraphIndex', 'TableGraph',
-           'synthetic_kg', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds', 'personalized_pagerank',
-           'pcst_solver', 'pcst_tree', 'format_hop', 'edge_table', 'tree_paths', 'serialise_paths', 'query_intent',
-           'with_intent', 'target_types', 'chain_prizes', 'seed_indices', 'retrieve_ppr_pcst', 'NodeEmbeddings',
-           'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25',
-           'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'register_retriever', 'retriever_names',
-           'Retriever']
+           'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'PLAIN_WALK', 'CHAIN_CUE', 'RRF_K', 'METHODS',
+           'RETRIEVERS', 'table_of', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'GraphIndex',
+           'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds',
+           'personalized_pagerank', 'pcst_solver', 'pcst_tree', 'format_hop', 'edge_table', 'tree_paths',
+           'serialise_paths', 'query_intent', 'with_intent', 'is_chain_question', 'target_types', 'chain_prizes',
+           'seed_indices', 'retrieve_ppr_pcst', 'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic',
+           'abstract_corpus', 'AbstractIndex', 'retrieve_bm25', 'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline',
+           'register_retriever', 'retriever_names', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #d2a56022
 SEED_COLUMNS = ["entity_id", "name", "text", "start", "end", "confidence", "method"]
@@ -442,6 +442,14 @@ def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) ->
 
 # %% ../nbs/11_retrieval.ipynb #32ea2e75
 OFF_INTENT, DEGREE_NORM, TARGET_BOOST = 0.1, 1.0, 10.0
+PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0)     # the walk before the chain changes
+# a chain question refers to an entity it does not name: "a drug that …", "a disease caused by …", "a gene causing …"
+CHAIN_CUE = re.compile(r"\b(?:a|an|another)\s+(?:(?:other|causal)\s+)?(?:drugs?|diseases?|genes?|syndromes?|adverse events?"
+                       r"|medications?)\s+(?:that|which|whose|caused|causing|treated|used|linked)\b", re.I)
+
+def is_chain_question(query: str) -> bool:
+    "Does the query walk through an entity it does not name (a drug that …, a disease caused by …)?"
+    return bool(CHAIN_CUE.search(query or ""))
 
 def target_types(query: str, seed_types=frozenset()) -> tuple[str, ...]:
     "The entity types the query asks for (`epigraph.question.question_target`); () when it asks for none."
@@ -494,10 +502,12 @@ def _nodes_table(gi: GraphIndex, idx, scores, seeds: set) -> pd.DataFrame:
 
 def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto", restart: float = 0.15,
                       node_budget: int = 30, depth: int = 4, neighbourhood: int = 200, token_budget: int = 1500,
-                      max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True,
+                      max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True, chain: bool|None = None,
                       off_intent: float = OFF_INTENT, degree_norm: float = DEGREE_NORM,
                       target_boost: float = TARGET_BOOST) -> Retrieved:
     "EpiGraph's retriever: seeds → Personalized PageRank → PCST on the top PPR nodes → seed-to-leaf paths in a token budget."
+    if not (is_chain_question(query) if chain is None else chain):
+        off_intent, degree_norm, target_boost = PLAIN_WALK.values()
     boost = query_intent(query) if intent else {}
     params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood, token_budget=token_budget,
                   intent=sorted(boost), off_intent=off_intent, degree_norm=degree_norm, target_boost=target_boost)
