@@ -11,9 +11,9 @@ import pandas as pd
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['chapter_dir', 'replacing', 'save_table', 'save_figure', 'show_figure', 'nbs_dir', 'chapters', 'executed_dir',
-           'run_chapter', 'build_prerequisites', 'reproduce', 'book_order', 'notebook_title', 'render_site',
-           'readme_text', 'write_readme']
+__all__ = ['SHARED_CACHES', 'chapter_dir', 'replacing', 'save_table', 'save_figure', 'show_figure', 'nbs_dir', 'chapters',
+           'executed_dir', 'run_chapter', 'chapter_units', 'build_prerequisites', 'reproduce', 'book_order',
+           'notebook_title', 'render_site', 'readme_text', 'write_readme']
 
 # %% ../nbs/15_book.ipynb #52748fc2
 def chapter_dir(chapter: str) -> Path:
@@ -104,6 +104,39 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
     written = _files_written_since(get_settings().figures_dir/nb.stem, start - 1)
     return dict(chapter=nb.stem, seconds=round(time.time() - start, 1), files=len(written), written=written, executed=str(out))
 
+# %% ../nbs/15_book.ipynb #25ca3dfc
+SHARED_CACHES = (("25_provenance", "26_epibench", "27_ablation", "28_runtime"),)   # one answer cache, filled by the first
+
+def chapter_units(todo: list[Path]) -> list[list[Path]]:
+    "The chapters grouped into units that run one after another: a `SHARED_CACHES` group together, the rest alone."
+    units, first = [], {}
+    for nb in todo:
+        group = next((g for g in SHARED_CACHES if nb.stem in g), None)
+        if group is not None and group in first: units[first[group]].append(nb); continue
+        if group is not None: first[group] = len(units)
+        units.append([nb])
+    return units
+
+def _run_lanes(units: list[list[Path]], parameters: dict, jobs: int, tick) -> dict:
+    "Run the units on `jobs` threads (each chapter in its own kernel); {notebook: summary row}; the first error re-raised."
+    import queue, threading
+    todo, done, errors = queue.Queue(), {}, []
+    for u in units: todo.put(u)
+    def lane():
+        while not errors:
+            try: unit = todo.get_nowait()
+            except queue.Empty: return
+            for nb in unit:
+                if errors: return
+                try: done[nb] = run_chapter(nb, parameters.get(nb.stem))
+                except BaseException as e: errors.append(e); return
+                tick()
+    lanes = [threading.Thread(target=lane, daemon=True) for _ in range(min(jobs, len(units)))]
+    for t in lanes: t.start()
+    for t in lanes: t.join()
+    if errors: raise errors[0]
+    return done
+
 # %% ../nbs/15_book.ipynb #038e0877
 def build_prerequisites(progress: bool = True) -> dict:
     "Build what the chapters read — the evidence graph (`epigraph build`) — and return a summary row."
@@ -114,15 +147,16 @@ def build_prerequisites(progress: bool = True) -> dict:
                 written=[], executed=str(get_settings().build_dir/"kg"))
 
 def reproduce(names: list[str]|None = None, parameters: dict[str, dict]|None = None, progress: bool = True,
-              build_graph: bool = True) -> pd.DataFrame:
-    "Build the graph, then run the analysis chapters (all, or those whose name starts with one of `names`)."
+              build_graph: bool = True, jobs: int = 1) -> pd.DataFrame:
+    "Build the graph, then run the chapters (all, or those whose name starts with one of `names`), `jobs` at a time."
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
+    if jobs < 1: raise ValueError(f"reproduce: jobs={jobs}; run at least one chapter at a time")
     todo = [nb for nb in chapters() if not names or any(nb.stem.startswith(n) for n in names)]
     if not todo: raise ValueError(f"no chapter matches {names}; chapters: {[nb.stem for nb in chapters()]}")
     rows = [build_prerequisites(progress)] if build_graph else []
-    for nb in tqdm(todo, desc="chapters", disable=not progress):
-        rows.append(run_chapter(nb, (parameters or {}).get(nb.stem)))
-    return pd.DataFrame(rows)
+    with tqdm(total=len(todo), desc="chapters", disable=not progress) as bar:
+        done = _run_lanes(chapter_units(todo), parameters or {}, jobs, bar.update)
+    return pd.DataFrame(rows + [done[nb] for nb in todo])
 
 # %% ../nbs/15_book.ipynb #25844d39
 def book_order(quarto_yml: Path|None = None) -> list[tuple[str, str]]:

@@ -4,7 +4,7 @@
 
 # %% ../nbs/11b_hypergraph.ipynb #a75bf943
 from __future__ import annotations
-import hashlib, json, re, time
+import hashlib, json, os, re, time
 from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
@@ -316,6 +316,18 @@ LIST_COLUMNS = ("members", "roles", "evidence_keys", "key_dates", "record_ids", 
 
 def _cache_dir(key: str) -> Path: return get_settings().build_dir/"hypergraph"/key
 
+def _save_index(folder: Path, table: pd.DataFrame, enc, key: str) -> None:
+    "Write the index into a new folder, then rename it into place: whole or absent, even with two chapters building it."
+    import shutil, tempfile
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{key}."))
+    table.to_parquet(tmp/"hyperedges.parquet", index=False)
+    if enc is not None: enc.save(tmp)
+    (tmp/"done").write_text(key)
+    if folder.exists() and not (folder/"done").exists(): shutil.rmtree(folder, ignore_errors=True)  # an old half-written one
+    try: os.rename(tmp, folder)
+    except OSError: shutil.rmtree(tmp, ignore_errors=True)    # another process saved the same index first
+
 def hypergraph_index(kg, gi: GraphIndex|None = None, dims: int = 0, use_cache: bool = True) -> HypergraphIndex:
     "The graph's hyperedge index: kept on the GraphIndex, saved under build_dir/hypergraph/<graph key>, built if missing."
     gi = gi if gi is not None else GraphIndex(kg)
@@ -332,11 +344,7 @@ def hypergraph_index(kg, gi: GraphIndex|None = None, dims: int = 0, use_cache: b
     else:
         table = build_hyperedges(kg, gi)
         enc = HyperedgeEncoder.fit(table.text.tolist(), dims) if len(table) >= 3 else None
-        if use_cache:
-            folder.mkdir(parents=True, exist_ok=True)
-            table.to_parquet(folder/"hyperedges.parquet", index=False)
-            if enc is not None: enc.save(folder)
-            (folder/"done").write_text(key)   # written last: a half-written folder is rebuilt
+        if use_cache: _save_index(folder, table, enc, key)
     gi._hypergraph = HypergraphIndex(gi, table, enc, key)
     gi._hypergraph.graph, gi._hypergraph.dims = kg, dims
     return gi._hypergraph

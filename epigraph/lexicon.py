@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 from pathlib import Path
 import pandas as pd
-from .config import get_settings, get_logger
+from .config import get_settings, get_logger, write_atomic
 from .schema import ENTITY_TYPES, is_curie
 from .sources import load_bc5cdr
 from .ontologies import load_mesh, load_hpo, load_epio, load_name_dictionary, package_file
@@ -300,7 +300,8 @@ def _load_cached(folder: str, rebuild: bool):
     f = Path(folder)
     if rebuild or not (f/"terms.parquet").exists():
         f.mkdir(parents=True, exist_ok=True)
-        for k, v in build_lexicon().items(): v.to_parquet(f/f"{k}.parquet", index=False)
+        built = build_lexicon()   # each file whole or absent, terms (what the check above looks for) last
+        for k in sorted(built, key=lambda k: k == "terms"): write_atomic(f/f"{k}.parquet", built[k].to_parquet(index=False))
     return {k: pd.read_parquet(f/f"{k}.parquet") for k in ("terms", "xrefs")}
 
 LEXICON_VERSION = "4"   # bump when the build changes, so that stale caches are not reused

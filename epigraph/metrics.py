@@ -123,10 +123,15 @@ def evidence_traceability(text: str, manifest: pd.DataFrame|None, registry: PMID
     ok = set(verify_citations(text, manifest, registry).query("verifiable").key)
     return float(np.mean([any(k in ok for k in keys) for keys in c["keys"]]))
 
+@lru_cache(maxsize=1 << 16)
+def _word_pattern(name: str) -> re.Pattern:
+    "`name` as a whole word or phrase, ignoring case, compiled once (names outnumber `re`'s own cache of 512 patterns)."
+    return re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", re.I)
+
 def _mentions(text: str, name: str) -> bool:
     "Whether `name` occurs in `text` as a whole word or phrase, ignoring case."
     name = str(name).strip()
-    return bool(name) and re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.I) is not None
+    return bool(name) and _word_pattern(name).search(text) is not None
 
 def feature_coverage(text: str, features: Sequence[str|Sequence[str]]) -> float:
     "FC: share of expected features (a name, or a list of aliases) mentioned in `text` (NaN without features)."
@@ -185,7 +190,10 @@ RELATION_WORDS: dict[str, tuple[str, ...]] = {   # word stem in the claim -> pre
 
 def relation_words(text: str) -> list[str]:
     "The relation words of `RELATION_WORDS` found in `text` (word start, case-insensitive)."
-    return [w for w in RELATION_WORDS if re.search(rf"(?<![A-Za-z]){re.escape(w)}", text, re.I)]
+    return [w for w in RELATION_WORDS if _stem_pattern(w).search(text)]
+
+@lru_cache(maxsize=None)
+def _stem_pattern(word: str) -> re.Pattern: return re.compile(rf"(?<![A-Za-z]){re.escape(word)}", re.I)
 
 FIRST_LINE_WORDS = ("first-line", "first line", "drug of choice", "preferred")
 SPECIFIC_WORDS = FIRST_LINE_WORDS + ("contraindicat", "worsen", "aggravat", "exacerbat")  # a claim's decisive words
@@ -212,7 +220,7 @@ def find_entities(text: str, names: Mapping[str, Iterable[str]]) -> list[str]:
     pairs = sorted(((str(n), i) for i, ns in names.items() for n in ns if len(str(n).strip()) >= 3), key=lambda p: -len(p[0]))
     taken, found = np.zeros(len(text), bool), []
     for n, i in pairs:
-        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(n)}(?![A-Za-z0-9])", text, re.I):
+        for m in _word_pattern(n).finditer(text):
             if not taken[m.start():m.end()].any():
                 taken[m.start():m.end()] = True
                 if i not in found: found.append(i)

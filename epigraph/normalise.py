@@ -78,12 +78,13 @@ _CANDIDATE_WORD = re.compile(r"\b[a-z][a-z-]{4,}(?:" + DISEASE_SUFFIX + "|" + DR
 class TermRows:
     "A key's lexicon rows (term, id, type, source, how, count, group), read from the matcher's table when asked for."
     COLUMNS = ("term", "entity_id", "entity_type", "source", "how", "count", "id_group")
-    def __init__(self, matcher): self.matcher = matcher
+    def __init__(self, matcher): self.matcher, self._columns = matcher, None
     def get(self, key: str, default=()) -> list[tuple]:
         idx = self.matcher.rows.get(key)
         if not idx: return list(default)
-        t = self.matcher.terms
-        return [tuple(t[c].iat[i] for c in self.COLUMNS) for i in idx]
+        if self._columns is None:    # plain lists, read once: a pandas cell lookup per field was the normaliser's hot spot
+            self._columns = [self.matcher.terms[c].tolist() for c in self.COLUMNS]
+        return [tuple(col[i] for col in self._columns) for i in idx]
 
 class Normaliser:
     "Exact → alias → fuzzy → embedding → cross-check over one lexicon."

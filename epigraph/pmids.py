@@ -7,7 +7,7 @@ from __future__ import annotations
 import json, re
 from pathlib import Path
 import pandas as pd
-from .config import SOURCES, get_settings, sha256_of, fetch
+from .config import SOURCES, get_settings, sha256_of, fetch, write_atomic
 from .sources import load_bc5cdr, load_pubmedqa, Rejects
 from .curated import load_cpic, load_epicom
 from .ontologies import read_hpo_annotations, hpo_data_dir, hpo_release, load_epio
@@ -100,7 +100,7 @@ def load_pmid_registry(use_cache: bool = True) -> PMIDRegistry:
     if use_cache and path.exists(): return PMIDRegistry(pd.read_parquet(path))
     table = _collapse(pmid_mentions())
     folder.mkdir(parents=True, exist_ok=True)
-    table.to_parquet(path, index=False)
+    write_atomic(path, table.to_parquet(index=False))   # whole or absent: a reader never sees half a registry
     return PMIDRegistry(table)
 
 # %% ../nbs/02d_pmids.ipynb #866a19f6
