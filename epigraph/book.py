@@ -11,9 +11,9 @@ import pandas as pd
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['SHARED_CACHES', 'chapter_dir', 'replacing', 'save_table', 'save_figure', 'show_figure', 'nbs_dir', 'chapters',
-           'executed_dir', 'run_chapter', 'chapter_units', 'build_prerequisites', 'reproduce', 'book_order',
-           'notebook_title', 'render_site', 'readme_text', 'write_readme']
+__all__ = ['SHARED_CACHES', 'ALONE', 'REPRODUCE_JOBS', 'chapter_dir', 'replacing', 'save_table', 'save_figure', 'show_figure',
+           'nbs_dir', 'chapters', 'executed_dir', 'run_chapter', 'chapter_units', 'build_prerequisites', 'reproduce',
+           'book_order', 'notebook_title', 'render_site', 'readme_text', 'write_readme']
 
 # %% ../nbs/15_book.ipynb #52748fc2
 def chapter_dir(chapter: str) -> Path:
@@ -105,7 +105,9 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
     return dict(chapter=nb.stem, seconds=round(time.time() - start, 1), files=len(written), written=written, executed=str(out))
 
 # %% ../nbs/15_book.ipynb #25ca3dfc
-SHARED_CACHES = (("25_provenance", "26_epibench", "27_ablation", "28_runtime"),)   # one answer cache, filled by the first
+SHARED_CACHES = (("25_provenance", "26_epibench", "27_ablation"),)   # one answer cache, filled by the first
+ALONE = ("28_runtime",)     # chapters that time things: run by themselves, after the others
+REPRODUCE_JOBS = min(2, os.cpu_count() or 1)   # chapters at a time by default (two kernels: about 13 GB at peak)
 
 def chapter_units(todo: list[Path]) -> list[list[Path]]:
     "The chapters grouped into units that run one after another: a `SHARED_CACHES` group together, the rest alone."
@@ -147,7 +149,7 @@ def build_prerequisites(progress: bool = True) -> dict:
                 written=[], executed=str(get_settings().build_dir/"kg"))
 
 def reproduce(names: list[str]|None = None, parameters: dict[str, dict]|None = None, progress: bool = True,
-              build_graph: bool = True, jobs: int = 1) -> pd.DataFrame:
+              build_graph: bool = True, jobs: int = REPRODUCE_JOBS) -> pd.DataFrame:
     "Build the graph, then run the chapters (all, or those whose name starts with one of `names`), `jobs` at a time."
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     if jobs < 1: raise ValueError(f"reproduce: jobs={jobs}; run at least one chapter at a time")
@@ -155,7 +157,9 @@ def reproduce(names: list[str]|None = None, parameters: dict[str, dict]|None = N
     if not todo: raise ValueError(f"no chapter matches {names}; chapters: {[nb.stem for nb in chapters()]}")
     rows = [build_prerequisites(progress)] if build_graph else []
     with tqdm(total=len(todo), desc="chapters", disable=not progress) as bar:
-        done = _run_lanes(chapter_units(todo), parameters or {}, jobs, bar.update)
+        first, last = [nb for nb in todo if nb.stem not in ALONE], [nb for nb in todo if nb.stem in ALONE]
+        done = _run_lanes(chapter_units(first), parameters or {}, jobs, bar.update)
+        done |= _run_lanes(chapter_units(last), parameters or {}, 1, bar.update)
     return pd.DataFrame(rows + [done[nb] for nb in todo])
 
 # %% ../nbs/15_book.ipynb #25844d39

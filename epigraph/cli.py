@@ -46,7 +46,8 @@ def _cmd_build(args):
 def _cmd_reproduce(args):
     from epigraph.book import reproduce
     params = _chapter_params(args.params)
-    summary = reproduce(args.chapters or None, params, progress=not args.quiet, build_graph=not args.no_build, jobs=args.jobs)
+    summary = reproduce(args.chapters or None, params, progress=not args.quiet, build_graph=not args.no_build,
+                        **({} if args.jobs is None else dict(jobs=args.jobs)))
     built = summary[summary.chapter.str.startswith("build")]
     for r in built.itertuples(): print(f"{r.chapter}: {r.files:,} triplets in {r.seconds} s -> {r.executed}")
     ran = summary.drop(built.index)
@@ -179,7 +180,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--site", action="store_true", help="also render the offline site")
     s.add_argument("--no-build", action="store_true", help="do not rebuild the evidence graph first (use the saved one)")
     s.add_argument("--out", help="site folder (default _site)")
-    s.add_argument("--jobs", type=int, default=1, help="chapters run at a time (one kernel each; 25-28 share a lane)")
+    s.add_argument("--jobs", type=int, default=None, help="chapters run at a time (one kernel each; default: 2 on 2+ cores)")
     s.add_argument("--quiet", action="store_true"); s.set_defaults(run=_cmd_reproduce)
     s = sub.add_parser("site", help="render the executed book to static HTML (offline)")
     s.add_argument("--out", help="output folder (default _site)"); s.set_defaults(run=_cmd_site)
