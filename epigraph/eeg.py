@@ -606,12 +606,14 @@ def lb_keogh(a: np.ndarray, B: np.ndarray, r: int, cost: str = "squared") -> np.
     a, c = np.asarray(a, float), _cost(cost)
     win = np.lib.stride_tricks.sliding_window_view(np.pad(a, r, mode="edge"), 2 * r + 1)
     U, Lo = win.max(axis=1), win.min(axis=1)
-    B = np.atleast_2d(B)
-    return c(np.maximum(B - U, 0)).sum(axis=1) + c(np.maximum(Lo - B, 0)).sum(axis=1)
+    B = np.atleast_2d(np.asarray(B, float))
+    E = np.minimum(B, U, out=np.empty_like(B)); np.maximum(E, Lo, out=E)   # b_j clipped to the envelope, in place:
+    np.subtract(B, E, out=E)                                               # E = its signed distance to the envelope
+    return np.einsum("ij,ij->i", E, E) if cost == "squared" else c(E).sum(axis=1)
 
 # %% ../nbs/14_eeg.ipynb #9cb6dbdd
 def dtw_fast(a: np.ndarray, B: np.ndarray, r: int, cost: str = "squared") -> np.ndarray:
-    "`dtw_many` in dtaidistance's C code on one core: the same banded DTW (to float rounding), several times faster."
+    "`dtw_many` in dtaidistance's C code on one core: the same banded DTW (to float rounding), about twice as fast."
     from dtaidistance import dtw as dtai
     a, B = np.asarray(a, float), np.atleast_2d(np.asarray(B, float)); _cost(cost)
     N, L = B.shape
