@@ -11,9 +11,9 @@ import pandas as pd
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['SHARED_CACHES', 'ALONE', 'REPRODUCE_JOBS', 'chapter_dir', 'replacing', 'save_table', 'save_figure', 'show_figure',
-           'nbs_dir', 'chapters', 'executed_dir', 'run_chapter', 'chapter_units', 'build_prerequisites', 'reproduce',
-           'book_order', 'notebook_title', 'render_site', 'readme_text', 'write_readme']
+__all__ = ['SHARED_CACHES', 'ALONE', 'REPRODUCE_JOBS', 'SITE_TEMPLATE', 'chapter_dir', 'replacing', 'save_table', 'save_figure',
+           'show_figure', 'nbs_dir', 'chapters', 'executed_dir', 'run_chapter', 'chapter_units', 'build_prerequisites',
+           'reproduce', 'book_order', 'notebook_title', 'site_exporter', 'render_site', 'readme_text', 'write_readme']
 
 # %% ../nbs/15_book.ipynb #52748fc2
 def chapter_dir(chapter: str) -> Path:
@@ -203,7 +203,34 @@ _SITE_CSS = """<style>
 #book-nav{position:fixed;top:0;left:0;width:250px;height:100%;overflow:auto;background:#f6f7f9;border-right:1px solid #ddd;
  font:14px/1.4 system-ui,sans-serif;padding:12px}#book-nav ul{list-style:none;padding:0}#book-nav li{margin:4px 0}
 #book-nav li.sec{margin-top:14px;font-weight:600;color:#555}#book-nav li.here a{font-weight:700}
-#book-nav .book-title{font-size:20px;font-weight:700}body{margin-left:280px !important}</style>"""
+#book-nav .book-title{font-size:20px;font-weight:700}body{margin-left:280px !important}
+details.ep-code>summary{cursor:pointer;color:#666;font:12px system-ui,sans-serif;margin:2px 0}</style>"""
+
+# a chapter page opened as page.html#code shows every code cell; the nav's link toggles them
+_SITE_JS = """<script>
+function epShowCode(open){document.querySelectorAll('details.ep-code').forEach(d=>{d.open=open;});}
+window.addEventListener('DOMContentLoaded',()=>{if(location.hash==='#code')epShowCode(true);});
+</script>"""
+
+# the lab template, with a chapter's code cells folded (<details>, shown on click) and no stderr stream printed;
+# highlighted code is not run through bleach again (pygments has escaped it; that pass was half the render time)
+SITE_TEMPLATE = """{%- extends 'index.html.j2' -%}
+{% block input %}
+{%- if resources.fold_code %}<details class="ep-code"><summary>code</summary>{% endif %}
+<div class="jp-CodeMirrorEditor jp-Editor jp-InputArea-editor" data-type="inline"><div class="cm-editor cm-s-jupyter">
+{{ cell.source | highlight_code(metadata=cell.metadata) }}
+</div></div>
+{%- if resources.fold_code %}</details>{% endif %}
+{%- endblock input %}
+{% block stream_stderr %}{% endblock stream_stderr %}
+"""
+
+def site_exporter():
+    "nbconvert's HTML exporter with `SITE_TEMPLATE` (the lab template; folded chapter code, no stderr)."
+    import jinja2
+    from nbconvert import HTMLExporter
+    return HTMLExporter(template_name="lab", template_file="epigraph.html.j2",
+                        extra_loaders=[jinja2.DictLoader({"epigraph.html.j2": SITE_TEMPLATE})])
 
 # %% ../nbs/15_book.ipynb #b5379a86
 def render_site(out_dir: Path|None = None) -> Path:
@@ -217,10 +244,11 @@ def render_site(out_dir: Path|None = None) -> Path:
         src = executed_dir()/fname if (executed_dir()/fname).exists() else nbs_dir()/fname
         pages.append((section, src, Path(fname).stem + ".html" if fname != "index.ipynb" else "index.html"))
     titled = [(sec, href, notebook_title(src)) for sec, src, href in pages]
-    exporter = HTMLExporter(template_name="lab")
+    exporter = site_exporter()
+    folded = {nb.name for nb in chapters()}
     for (sec, src, href), (_, _, title) in zip(pages, titled):
-        body, _ = exporter.from_notebook_node(nbformat.read(src, as_version=4))
-        body = body.replace("</head>", _SITE_CSS + "</head>", 1)
+        body, _ = exporter.from_notebook_node(nbformat.read(src, as_version=4), resources=dict(fold_code=src.name in folded))
+        body = body.replace("</head>", _SITE_CSS + _SITE_JS + "</head>", 1)
         body = re.sub(r"<body([^>]*)>", lambda m: f"<body{m.group(1)}>" + _nav_html(titled, href), body, count=1)
         body = re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)} – epigraph</title>", body, count=1, flags=re.S)
         (out/href).write_text(body, encoding="utf-8")

@@ -1,5 +1,5 @@
 "The main job end to end: a chapter regenerates its figures, the offline site renders, and Chromium shows the book."
-import os, shutil, struct, subprocess, zlib
+import re, os, shutil, struct, subprocess, zlib
 from pathlib import Path
 import pytest
 
@@ -55,3 +55,11 @@ def test_site_opens_in_chromium_and_shows_the_chapters(built, tmp_path):
     chapter = subprocess.run(flags + ["--dump-dom", (tmp/"site/20_data_overview.html").as_uri()],
                              capture_output=True, text=True, timeout=120).stdout
     assert "Records per source" in chapter or "records" in chapter.lower()
+    folded = subprocess.run(flags + ["--dump-dom", (tmp/"site/20_data_overview.html").as_uri()],
+                            capture_output=True, text=True, timeout=120).stdout
+    opened = subprocess.run(flags + ["--dump-dom", (tmp/"site/20_data_overview.html").as_uri() + "#code"],
+                            capture_output=True, text=True, timeout=120).stdout
+    assert folded.count('<details class="ep-code">') > 3           # a chapter's code: folded, shown on click
+    assert opened.count('<details class="ep-code" open="">') == folded.count('<details class="ep-code">')   # #code opens all
+    module = (tmp/"site/11_retrieval.html").read_text()
+    assert '<details class="ep-code"' not in module and "def link_seeds" in re.sub(r"<[^>]+>", "", module)  # shown
