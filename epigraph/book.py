@@ -11,9 +11,10 @@ import pandas as pd
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['SHARED_CACHES', 'ALONE', 'REPRODUCE_JOBS', 'SITE_TEMPLATE', 'chapter_dir', 'replacing', 'save_table', 'save_figure',
-           'show_figure', 'nbs_dir', 'chapters', 'executed_dir', 'run_chapter', 'chapter_units', 'build_prerequisites',
-           'reproduce', 'book_order', 'notebook_title', 'site_exporter', 'render_site', 'readme_text', 'write_readme']
+__all__ = ['SHARED_CACHES', 'ALONE', 'REPRODUCE_JOBS', 'SITE_TEMPLATE', 'SEARCH_CHARS', 'chapter_dir', 'replacing', 'save_table',
+           'save_figure', 'show_figure', 'nbs_dir', 'chapters', 'executed_dir', 'run_chapter', 'chapter_units',
+           'build_prerequisites', 'reproduce', 'book_order', 'notebook_title', 'site_exporter', 'write_search',
+           'render_site', 'readme_text', 'write_readme']
 
 # %% ../nbs/15_book.ipynb #52748fc2
 def chapter_dir(chapter: str) -> Path:
@@ -196,7 +197,9 @@ def _nav_html(pages: list[tuple[str, str, str]], current: str) -> str:
         last = section
         cls = " class='here'" if href == current else ""
         items.append(f"<li{cls}><a href='{href}'>{html.escape(title)}</a></li>")
-    return ("<nav id='book-nav'><div class='book-title'><a href='index.html'>epigraph</a></div><ul>"
+    search = ("<form class='book-search' action='search.html' method='get'><input type='search' name='q' "
+              "placeholder='Search the book' aria-label='Search the book'></form>")
+    return ("<nav id='book-nav'><div class='book-title'><a href='index.html'>epigraph</a></div>" + search + "<ul>"
             + "".join(items) + "</ul></nav>")
 
 _SITE_CSS = """<style>
@@ -204,7 +207,9 @@ _SITE_CSS = """<style>
  font:14px/1.4 system-ui,sans-serif;padding:12px}#book-nav ul{list-style:none;padding:0}#book-nav li{margin:4px 0}
 #book-nav li.sec{margin-top:14px;font-weight:600;color:#555}#book-nav li.here a{font-weight:700}
 #book-nav .book-title{font-size:20px;font-weight:700}body{margin-left:280px !important}
-details.ep-code>summary{cursor:pointer;color:#666;font:12px system-ui,sans-serif;margin:2px 0}</style>"""
+details.ep-code>summary{cursor:pointer;color:#666;font:12px system-ui,sans-serif;margin:2px 0}
+.book-search input{width:100%;box-sizing:border-box;margin:8px 0;padding:4px}#results li{margin:10px 0}
+#results .snip{color:#555;font-size:13px}</style>"""
 
 # a chapter page opened as page.html#code shows every code cell; the nav's link toggles them
 _SITE_JS = """<script>
@@ -232,6 +237,44 @@ def site_exporter():
     return HTMLExporter(template_name="lab", template_file="epigraph.html.j2",
                         extra_loaders=[jinja2.DictLoader({"epigraph.html.j2": SITE_TEMPLATE})])
 
+# %% ../nbs/15_book.ipynb #ea2b57a8
+SEARCH_CHARS = 40_000     # text per page kept in the search index (the longest chapters are cut, not left out)
+
+def _page_text(nb) -> str:
+    "A notebook's markdown and code as plain text, for the search index."
+    parts = [c.source for c in nb.cells if c.cell_type in ("markdown", "code") and not c.source.lstrip().startswith("#| hide")]
+    return re.sub(r"\s+", " ", re.sub(r"[#*`>|_\[\]()]+", " ", "\n".join(parts))).strip()[:SEARCH_CHARS]
+
+_SEARCH_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Search – epigraph</title>{css}
+<script src="search.js"></script></head><body>{nav}<main style="padding:16px;font:15px/1.5 system-ui,sans-serif">
+<h1>Search</h1><p id="summary"></p><ul id="results"></ul></main><script>
+const q = (new URLSearchParams(location.search).get('q') || '').trim();
+const words = q.toLowerCase().replace(/[#*`>|_\\[\\]()]+/g, ' ').split(/\\s+/).filter(w => w.length > 1);
+document.querySelector('.book-search input').value = q;
+const esc = s => s.replace(/[&<>"]/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]));
+const hits = words.length ? EP_SEARCH.map(p => {
+  const t = p.title.toLowerCase(), x = p.text.toLowerCase();
+  if (!words.every(w => t.includes(w) || x.includes(w))) return null;
+  const score = words.reduce((s, w) => s + 5 * t.split(w).length + x.split(w).length - 6, 0);
+  const at = Math.max(0, x.indexOf(words[0]) - 80);
+  return {p, score, snip: p.text.slice(at, at + 240)};
+}).filter(Boolean).sort((a, b) => b.score - a.score) : [];
+document.getElementById('summary').textContent = words.length ?
+  hits.length + ' page(s) contain "' + q + '"' : 'Type words to search the book.';
+document.getElementById('results').innerHTML = hits.map(h => '<li><a href="' + h.p.href + '">' + esc(h.p.title) +
+  '</a><div class="snip">…' + esc(h.snip) + '…</div></li>').join('');
+</script></body></html>"""
+
+def write_search(out: Path, pages: list[tuple[str, str, str]], texts: list[str]) -> list[Path]:
+    "Write `search.js` (the index: href, title, text per page) and `search.html` (the results page) into `out`."
+    import json
+    index = [dict(href=href, title=title, text=text) for (_, href, title), text in zip(pages, texts)]
+    js, page = out/"search.js", out/"search.html"
+    with replacing(js) as tmp: tmp.write_text("const EP_SEARCH = " + json.dumps(index, ensure_ascii=False) + ";\n", encoding="utf-8")
+    with replacing(page) as tmp:
+        tmp.write_text(_SEARCH_PAGE.replace("{css}", _SITE_CSS).replace("{nav}", _nav_html(pages, "search.html")), encoding="utf-8")
+    return [js, page]
+
 # %% ../nbs/15_book.ipynb #b5379a86
 def render_site(out_dir: Path|None = None) -> Path:
     "Render the book (executed chapters where available) to static HTML; returns `index.html`."
@@ -245,13 +288,15 @@ def render_site(out_dir: Path|None = None) -> Path:
         pages.append((section, src, Path(fname).stem + ".html" if fname != "index.ipynb" else "index.html"))
     titled = [(sec, href, notebook_title(src)) for sec, src, href in pages]
     exporter = site_exporter()
-    folded = {nb.name for nb in chapters()}
+    folded, texts = {nb.name for nb in chapters()}, []
     for (sec, src, href), (_, _, title) in zip(pages, titled):
-        body, _ = exporter.from_notebook_node(nbformat.read(src, as_version=4), resources=dict(fold_code=src.name in folded))
+        nb = nbformat.read(src, as_version=4); texts.append(_page_text(nb))
+        body, _ = exporter.from_notebook_node(nb, resources=dict(fold_code=src.name in folded))
         body = body.replace("</head>", _SITE_CSS + _SITE_JS + "</head>", 1)
         body = re.sub(r"<body([^>]*)>", lambda m: f"<body{m.group(1)}>" + _nav_html(titled, href), body, count=1)
         body = re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)} – epigraph</title>", body, count=1, flags=re.S)
         (out/href).write_text(body, encoding="utf-8")
+    write_search(out, titled, texts)
     if s.figures_dir.exists():
         shutil.copytree(s.figures_dir, out/"figures", dirs_exist_ok=True, ignore=shutil.ignore_patterns("executed"))
     return out/"index.html"

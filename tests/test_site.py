@@ -63,3 +63,8 @@ def test_site_opens_in_chromium_and_shows_the_chapters(built, tmp_path):
     assert opened.count('<details class="ep-code" open="">') == folded.count('<details class="ep-code">')   # #code opens all
     module = (tmp/"site/11_retrieval.html").read_text()
     assert '<details class="ep-code"' not in module and "def link_seeds" in re.sub(r"<[^>]+>", "", module)  # shown
+    found = subprocess.run(flags + ["--dump-dom", (tmp/"site/search.html").as_uri() + "?q=tutorial"],
+                           capture_output=True, text=True, timeout=120).stdout
+    results = found.split('id="results"')[1]
+    assert '<a href="tutorial_graph_rag.html">' in results, results[:500]   # the search box finds the tutorial
+    assert "name='q'" in module or 'name="q"' in module                       # and every page has the box
