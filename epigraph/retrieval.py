@@ -13,10 +13,10 @@ import scipy.sparse as sp
 from .schema import TIER_TABLE
 
 # %% auto #0
-__all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'INTENTS',
-           'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'PLAIN_WALK', 'CHAIN_CUE', 'RRF_K', 'METHODS',
-           'RETRIEVERS', 'table_of', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'GraphIndex',
-           'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds',
+__all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'QUERY_MEMO',
+           'INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'PLAIN_WALK', 'CHAIN_CUE', 'RRF_K',
+           'METHODS', 'RETRIEVERS', 'table_of', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength',
+           'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds',
            'personalized_pagerank', 'pcst_solver', 'pcst_tree', 'format_hop', 'edge_table', 'tree_paths',
            'serialise_paths', 'query_intent', 'with_intent', 'is_chain_question', 'target_types', 'chain_prizes',
            'seed_indices', 'retrieve_ppr_pcst', 'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic',
@@ -220,11 +220,22 @@ def link_by_names(gi: GraphIndex, query: str, max_words: int = 10) -> pd.DataFra
     return table_of(SEED_COLUMNS, _name_rows(gi, query, max_words))
 
 # %% ../nbs/11_retrieval.ipynb #574e9dd4
+QUERY_MEMO = 4096   # queries whose NER result a normaliser remembers (every arm of a run links the same question)
+
+def _query_mentions(query: str) -> list[dict]:
+    "The construction NER + normalisation of a query, remembered on the shared normaliser (read-only rows)."
+    from epigraph.normalise import shared_normaliser
+    norm = shared_normaliser()
+    memo = norm.__dict__.setdefault("_query_memo", {})
+    if query not in memo:
+        if len(memo) >= QUERY_MEMO: memo.clear()
+        memo[query] = norm.normalise_document(None, query)[0]
+    return memo[query]
+
 def _ner_rows(gi: GraphIndex, query: str) -> list[dict]:
     "`link_by_ner` as a list of seed records."
-    from epigraph.normalise import shared_normaliser
     if not query.strip(): return []
-    mentions, _ = shared_normaliser().normalise_document(None, query)
+    mentions = _query_mentions(query)
     return [dict(entity_id=(c := gi.canonical[m["entity_id"]]), name=gi.names[gi.index[c]], text=m["text"],
                  start=int(m["start"]), end=int(m["end"]), confidence=float(m["score"]), method=f"ner {m['method']}")
             for m in mentions if m["entity_id"] in gi.canonical]
