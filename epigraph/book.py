@@ -211,6 +211,7 @@ details.ep-code>summary{cursor:pointer;color:#666;font:12px system-ui,sans-serif
 .book-search input{width:100%;box-sizing:border-box;margin:8px 0;padding:4px}#results li{margin:10px 0}
 #results .snip{color:#555;font-size:13px}</style>"""
 
+# %% ../nbs/15_book.ipynb #421178fa
 # a chapter page opened as page.html#code shows every code cell; the nav's link toggles them
 _SITE_JS = """<script>
 function epShowCode(open){document.querySelectorAll('details.ep-code').forEach(d=>{d.open=open;});}
