@@ -212,10 +212,10 @@ details.ep-code>summary{cursor:pointer;color:#666;font:12px system-ui,sans-serif
 #results .snip{color:#555;font-size:13px}</style>"""
 
 # %% ../nbs/15_book.ipynb #421178fa
-# a chapter page opened as page.html#code shows every code cell; the nav's link toggles them
+# a chapter page opened as page.html#code shows every code cell
 _SITE_JS = """<script>
-function epShowCode(open){document.querySelectorAll('details.ep-code').forEach(d=>{d.open=open;});}
-window.addEventListener('DOMContentLoaded',()=>{if(location.hash==='#code')epShowCode(true);});
+window.addEventListener('DOMContentLoaded',()=>{if(location.hash==='#code')
+  document.querySelectorAll('details.ep-code').forEach(d=>{d.open=true;});});
 </script>"""
 
 # the lab template, with a chapter's code cells folded (<details>, shown on click) and no stderr stream printed;
@@ -280,7 +280,6 @@ def write_search(out: Path, pages: list[tuple[str, str, str]], texts: list[str])
 def render_site(out_dir: Path|None = None) -> Path:
     "Render the book (executed chapters where available) to static HTML; returns `index.html`."
     import nbformat
-    from nbconvert import HTMLExporter
     s = get_settings()
     out = Path(out_dir or s.root/"_site"); out.mkdir(parents=True, exist_ok=True)
     pages = []
