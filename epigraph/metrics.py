@@ -456,13 +456,13 @@ def bootstrap_ci(values: Sequence[float], n_resamples: int = 10_000, confidence:
     return (float(x.mean()), float(lo), float(hi))
 
 def wilson_ci(k: int, n: int, confidence: float = 0.95) -> tuple[float, float, float]:
-    "(p, low, high): the proportion k/n and its Wilson score interval."
-    from scipy.stats import norm
+    "(p, low, high): the proportion k/n and its Wilson score interval (statsmodels)."
+    from statsmodels.stats.proportion import proportion_confint
     if n <= 0: return (math.nan, math.nan, math.nan)
     if not 0 <= k <= n: raise ValueError(f"wilson_ci: k={k} successes out of n={n}")
-    z, p = norm.ppf((1 + confidence) / 2), k / n
-    centre, half = (p + z * z / (2 * n)) / (1 + z * z / n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))   # exact at k = 0 and k = n despite rounding
+    p = k / n
+    lo, hi = proportion_confint(k, n, alpha=1 - confidence, method="wilson")
+    return (p, min(p, max(0.0, float(lo))), max(p, min(1.0, float(hi))))   # exact at k = 0 and k = n despite rounding
 
 # %% ../nbs/12a_metrics.ipynb #0959aea7
 def mann_whitney(a: Sequence[float], b: Sequence[float]) -> dict:
@@ -474,15 +474,11 @@ def mann_whitney(a: Sequence[float], b: Sequence[float]) -> dict:
     return dict(u=float(res.statistic), p=float(res.pvalue), n_a=len(a), n_b=len(b))
 
 def bh_adjust(pvalues: Sequence[float]) -> np.ndarray:
-    "Benjamini–Hochberg adjusted p-values (step-up, monotone, capped at 1), in the input order."
+    "Benjamini–Hochberg adjusted p-values (step-up, monotone, capped at 1), in the input order (statsmodels)."
+    from statsmodels.stats.multitest import multipletests
     p = np.asarray(pvalues, float)
-    n = len(p)
-    if n == 0: return p
-    order = np.argsort(p)
-    ranked = p[order] * n / np.arange(1, n + 1)
-    adjusted = np.minimum(1.0, np.minimum.accumulate(ranked[::-1])[::-1])
-    out = np.empty(n); out[order] = adjusted
-    return out
+    if len(p) == 0: return p
+    return multipletests(p, method="fdr_bh")[1]
 
 # %% ../nbs/12a_metrics.ipynb #5671b492
 def summarise(df: pd.DataFrame, by: str|list[str], metric: str, method: str = "bootstrap",
