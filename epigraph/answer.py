@@ -596,7 +596,7 @@ class Answer:
 @lru_cache(maxsize=1)
 def default_retriever() -> Retriever:
     "A retriever over the built graph (built or loaded once per process)."
-    from epigraph.temporal import built_kg
+    from epigraph.build import built_kg
     return Retriever(built_kg())
 
 def arms() -> list[str]:

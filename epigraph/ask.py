@@ -77,7 +77,7 @@ def _install(state: dict) -> Retriever:
     return state["retriever"]
 
 def _build_state(folder: Path) -> dict:
-    from epigraph.temporal import built_kg, is_ingested
+    from epigraph.build import built_kg, is_ingested
     from epigraph.normalise import default_normaliser, STAGES
     from epigraph.answer import answer
     from epigraph.pmids import load_pmid_registry
@@ -95,7 +95,7 @@ def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Ret
     "The ask path's retriever over the built graph in `folder`, loaded from its served copy (built and saved if missing)."
     folder = Path(folder) if folder else get_settings().build_dir/"kg"
     if not (folder/"manifest.json").exists():
-        from epigraph.temporal import built_kg
+        from epigraph.build import built_kg
         built_kg(folder)
     path = _served_path(folder)
     if path.exists() and not rebuild:
@@ -115,7 +115,7 @@ def retriever_for(arm: str, folder: Path|str|None = None) -> Retriever:
     "The served retriever for the arms it serves, else the retriever over the full graph (of `folder`, default the built one)."
     if arm in SERVED_ARMS: return served_retriever(folder)
     if folder is not None:
-        from epigraph.temporal import built_kg
+        from epigraph.build import built_kg
         return Retriever(built_kg(folder))
     from epigraph.answer import default_retriever
     return default_retriever()

@@ -15,7 +15,8 @@ from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, load_epi
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
 from .lexicon import CURATED_ALIASES
 from .graph import GUIDELINE_RULES, name_index, drug_and_condition
-from .temporal import (built_kg, guideline_versions, guideline_in_force, gene_intervals, genes_as_of,
+from .build import built_kg
+from .temporal import (guideline_versions, guideline_in_force, gene_intervals, genes_as_of,
                                onset_anchor_table, onset_annotations)
 
 # %% auto #0
@@ -98,7 +99,7 @@ def items_frame(items: list[Item]) -> pd.DataFrame:
 # %% ../nbs/13_bench.ipynb #8a0a28cf
 @lru_cache(maxsize=1)
 def bench_kg():
-    "The built graph (`epigraph.temporal.built_kg`), loaded once per process."
+    "The built graph (`epigraph.build.built_kg`), loaded once per process."
     return built_kg()
 
 _LOADERS = {"cpic": load_cpic, "genes4epilepsy": load_genes4epilepsy, "pubmedqa": load_pubmedqa, "hpo": load_hpo,

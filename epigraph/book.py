@@ -143,7 +143,7 @@ def _run_lanes(units: list[list[Path]], parameters: dict, jobs: int, tick) -> di
 # %% ../nbs/15_book.ipynb #038e0877
 def build_prerequisites(progress: bool = True) -> dict:
     "Build what the chapters read — the evidence graph (`epigraph build`) — and return a summary row."
-    from epigraph.temporal import build
+    from epigraph.build import build
     start = time.time()
     kg = build(progress=progress, quiet=True)
     return dict(chapter="build (evidence graph)", seconds=round(time.time() - start, 1), files=len(kg.triplets),

@@ -38,7 +38,7 @@ def _cmd_fetch(args):
     for name in args.names: print(fetch(name))
 
 def _cmd_build(args):
-    from epigraph.temporal import build
+    from epigraph.build import build
     from epigraph.ask import served_retriever
     build(Path(args.out) if args.out else None, progress=not args.quiet)
     served_retriever(Path(args.out) if args.out else None)   # what `ask` loads, so that its first call is fast too

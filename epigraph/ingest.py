@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from . import corpus, graph
 from .config import get_settings, get_logger
-from .temporal import INGESTED_KIND   # the manifest's `kind` of a graph this module makes
+from .build import INGESTED_KIND   # the manifest's `kind` of a graph this module makes
 
 # %% auto #0
 __all__ = ['BASES', 'EXTRA_TABLES', 'LEXICON_ENTITY_SOURCE', 'CARRIED', 'REGISTRY_COLUMNS', 'IngestParams', 'extract_documents',
@@ -226,7 +226,7 @@ def open_graph(folder, base: str|None = None) -> Stored:
     if base not in BASES: raise ValueError(f"--base {base}: give one of {', '.join(BASES)}")
     if base == "none": kg, m = empty_graph(), dict(base="none")
     else:
-        from epigraph.temporal import built_kg
+        from epigraph.build import built_kg
         kg = built_kg()
         version = graph.read_manifest(get_settings().build_dir/"kg").get("code_version")
         m = dict(base="default", base_code_version=version)
@@ -234,7 +234,7 @@ def open_graph(folder, base: str|None = None) -> Stored:
 
 def save_graph(st: Stored, folder, **extra) -> Path:
     "Write the graph and its two tables into `folder` in one atomic swap."
-    from epigraph.temporal import graph_code_version
+    from epigraph.build import graph_code_version
     man = {k: v for k, v in st.manifest.items() if k in ("base", "base_code_version")}
     man.update(kind=INGESTED_KIND, code_version=graph_code_version(), documents=len(st.documents),
                corpora=sorted(set(st.documents.corpus)), **extra)
@@ -351,7 +351,7 @@ def _apply(st: Stored, rep: IngestReport, add: pd.DataFrame, ents, drop: set) ->
 def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
            params: IngestParams = IngestParams()) -> IngestReport:
     "Ingest files or folders of literature into the graph in `folder` (started from `base` when new); atomic save."
-    from epigraph.temporal import _build_lock
+    from epigraph.build import _build_lock
     t0 = time.perf_counter()
     files, folder = corpus.corpus_files(paths), graph.check_graph_folder(folder)   # one-line errors before any work
     with _build_lock(folder):
@@ -398,7 +398,7 @@ def read_ids(path) -> list[str]:
 
 def remove(folder, ids) -> IngestReport:
     "Remove documents (their evidence; triplets and entities left with none) from an ingested graph; atomic save."
-    from epigraph.temporal import _build_lock
+    from epigraph.build import _build_lock
     t0, folder = time.perf_counter(), graph.check_graph_folder(folder)
     if not (graph._saved_folder(folder)/"manifest.json").exists():
         raise FileNotFoundError(f"{folder} holds no ingested graph — nothing to remove")

@@ -4,27 +4,21 @@
 
 # %% ../nbs/09_temporal.ipynb #b858247c
 from __future__ import annotations
-import dataclasses, hashlib, json, re, time
-from contextlib import contextmanager
+import dataclasses, re
 from dataclasses import dataclass
-from pathlib import Path
 import numpy as np, pandas as pd
-from .config import get_settings, get_logger
-from .sources import estimate_year_from_pmid, load_bc5cdr, load_pubmedqa
-from .curated import load_cpic, load_genes4epilepsy, G4E_RELEASES
+from .sources import estimate_year_from_pmid
+from .curated import load_cpic, load_genes4epilepsy
 from .ontologies import load_hpo
 from .pmids import load_pmid_registry, PMIDRegistry
+from .ages import Anchor, parse_age
 
 # %% auto #0
-__all__ = ['DATE_COLUMNS', 'UNIT_DAYS', 'REFERENCE_OFFSET_DAYS', 'PRECISIONS', 'MAX_AGE_YEARS', 'NUMERIC_PATTERNS',
-           'AGE_DICTIONARY', 'ONSET_ROOT', 'GRAPH_CODE_MODULES', 'INGESTED_KIND', 'year_calibration', 'monotone_fit',
-           'YearModel', 'year_model', 'leave_one_out_errors', 'error_summary', 'publication_years',
-           'cpic_publication_months', 'reference_year', 'date_evidence_table', 'triplet_dates', 'date_evidence',
-           'as_of', 'guideline_versions', 'guideline_in_force', 'recommendation_validity', 'gene_intervals',
-           'genes_as_of', 'release_diffs', 'duration', 'duration_days', 'Anchor', 'find_age_expressions', 'parse_age',
-           'onset_terms', 'onset_anchor', 'onset_anchor_table', 'onset_annotations', 'onset_coverage', 'onset_windows',
-           'corpus_texts', 'corpus_age_expressions', 'age_expression_table', 'anchor_triplets', 'date_summary',
-           'graph_code_version', 'stale_reason', 'build', 'is_ingested', 'built_kg']
+__all__ = ['DATE_COLUMNS', 'ONSET_ROOT', 'year_calibration', 'monotone_fit', 'YearModel', 'year_model', 'leave_one_out_errors',
+           'error_summary', 'publication_years', 'cpic_publication_months', 'reference_year', 'date_evidence_table',
+           'triplet_dates', 'date_evidence', 'as_of', 'date_summary', 'guideline_versions', 'guideline_in_force',
+           'recommendation_validity', 'gene_intervals', 'genes_as_of', 'release_diffs', 'onset_terms', 'onset_anchor',
+           'onset_anchor_table', 'onset_annotations', 'onset_coverage', 'onset_windows', 'anchor_triplets']
 
 # %% ../nbs/09_temporal.ipynb #e6bad7b9
 def year_calibration(registry: PMIDRegistry|None = None) -> pd.DataFrame:
@@ -228,6 +222,15 @@ def as_of(kg, date, keep_undated: bool = False):
         used |= {p for e, ps in zip(ents.entity_id, ents.parents) if e in used for p in ps}
     return _with_tables(new, entities=ents[ents.entity_id.isin(used)].reset_index(drop=True))
 
+# %% ../nbs/09_temporal.ipynb #3b8f1264
+def date_summary(kg) -> pd.DataFrame:
+    "Per evidence source: rows, dated rows, rows with estimated dates, earliest and latest date."
+    ev = _table(kg, "evidence").assign(_d=lambda d: pd.to_datetime(d["date"], errors="coerce"))
+    g = ev.groupby("source")
+    return pd.DataFrame(dict(rows=g.size(), dated=g._d.count(), estimated=g.date_is_estimated.sum(),
+                             earliest=g._d.min().dt.strftime("%Y-%m-%d"), latest=g._d.max().dt.strftime("%Y-%m-%d"))).reset_index()
+
+
 # %% ../nbs/09_temporal.ipynb #f119481e
 def _guideline_drugs(cpic) -> dict[int, list[tuple[str, pd.Timestamp|None]]]:
     "Drugs under each guideline: from the 2018 pairs (no start date of their own) and from dated changes."
@@ -315,245 +318,6 @@ def release_diffs(g4e=None) -> pd.DataFrame:
         prev = cur
     return pd.DataFrame(rows)
 
-# %% ../nbs/09_temporal.ipynb #43ce28fa
-UNIT_DAYS = {"D": 1.0, "W": 7.0, "M": 30.4375, "Y": 365.25}
-REFERENCE_OFFSET_DAYS = {"birth": 0.0, "conception": -266.0, "gestation": -280.0}
-PRECISIONS = ("exact", "range", "fuzzy", "stage")
-MAX_AGE_YEARS = 120   # guardrail: an age beyond this is not a human age
-
-def duration(value: float, unit: str) -> str:
-    "ISO-8601 duration of `value` units (`D`, `W`, `M`, `Y`): `duration(13, 'Y')` → `P13Y`, `duration(2.5, 'Y')` → `P2.5Y`."
-    v = float(value)
-    return f"P{int(v) if v.is_integer() else v:g}{unit}"
-
-def duration_days(iso: str|None) -> float|None:
-    "Length of an ISO-8601 duration of one component (`P28D`, `P1Y`, `P2.5Y`) in days; None for None."
-    if iso is None: return None
-    m = re.fullmatch(r"P(\d+(?:\.\d+)?)([YMWD])", iso)
-    if not m: raise ValueError(f"{iso!r} is not a one-component ISO-8601 duration such as P13Y or P28D")
-    return float(m.group(1)) * UNIT_DAYS[m.group(2)]
-
-@dataclass(frozen=True)
-class Anchor:
-    "A point or interval in a patient's course: ISO-8601 start/end durations, precision, reference point, quote."
-    start: str
-    end: str|None          # == start for a point; None for an open end
-    precision: str         # exact / range / fuzzy / stage
-    reference: str         # birth / onset / treatment_start / conception / gestation
-    quote: str
-
-    @property
-    def iso(self) -> str:
-        "`P13Y` for a point, `P3Y/P5Y` for a range, `P16Y/..` for an open end."
-        return self.start if self.end == self.start else f"{self.start}/{self.end or '..'}"
-
-    def days(self) -> tuple[float, float|None]:
-        "Start and end in days after the reference point (end None when open)."
-        return duration_days(self.start), duration_days(self.end)
-
-    def days_from_birth(self) -> tuple[float|None, float|None]:
-        "Start and end in days after birth (negative before birth); (None, None) for onset/treatment-relative anchors."
-        off = REFERENCE_OFFSET_DAYS.get(self.reference)
-        if off is None: return None, None
-        s, e = self.days()
-        return s + off, (None if e is None else e + off)
-
-# %% ../nbs/09_temporal.ipynb #c37eb8f1
-_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-                                     "fifteen sixteen seventeen eighteen nineteen twenty".split())}
-_WORDS.update(thirty=30, forty=40, fifty=50, sixty=60)
-_NUM = r"(?<![\d/.,+])(\d+(?:\.\d+|\s*1/2|½)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")(?![\d/])"
-_UNIT = r"(days?|weeks?|wks?|months?|mos?|years?|yrs?)\b"
-_SEP = r"[\s-]*"
-_DASH = r"\s*(?:-|–|—|to|and)\s*(?:under\s+|less\s+than\s+|below\s+)?"
-_SUFFIX = r"(\s+of\s+age|[\s-]+old|\s+of\s+life)?"
-
-def _num(s: str) -> float:
-    "A matched number as a float: digits, `4 1/2` or `4½`, or a number word."
-    half = bool(re.search(r"1/2|½", s))
-    s = re.sub(r"\s*1/2|½", "", s)
-    return float(_WORDS.get(s.lower(), s)) + 0.5 * half
-def _unit(s: str|None) -> str|None: return None if s is None else s[0].upper()
-
-# %% ../nbs/09_temporal.ipynb #2fd752c1
-_REFERENCE_CUES = [   # text right after a duration that names its reference point
-    (r"\s+(?:after|following|from|since|of)\s+(?:the\s+)?(?:(?:seizure|epilepsy|disease|symptom|illness)s?\s+)?onset"
-     r"(?:\s+of\s+(?:the\s+)?(?:seizures|epilepsy|symptoms|disease))?", "onset"),
-    (r"\s+(?:after|following|from|since|of|into)\s+(?:the\s+)?(?:(?:start|initiation|beginning|commencement)\s+of\s+(?:the\s+)?)?"
-     r"(?:anti[\s-]?(?:epileptic|seizure|convulsant)\s+)?(?:drug\s+)?(?:treatment|therapy|medication)", "treatment_start"),
-    (r"\s+(?:after|following|from|since|of)\s+(?:starting|initiating|beginning|commencing)\s+(?:the\s+)?(?:\w+\s+)?(?:treatment|therapy|medication)",
-     "treatment_start"),
-    (r"\s+(?:following|after|of)\s+(?:fertili[sz]ation|conception|embryonic\s+development)", "conception"),
-    (r"'?\s+(?:of\s+)?gestation(?:al\s+age)?\b", "gestation"),
-]
-
-def _reference_after(text: str, pos: int) -> tuple[str|None, int]:
-    "The reference point named right after `pos` and where that cue ends; (None, pos) when none is named."
-    for pattern, ref in _REFERENCE_CUES:
-        m = re.compile(pattern, re.I).match(text, pos)
-        if m: return ref, m.end()
-    return None, pos
-
-# %% ../nbs/09_temporal.ipynb #0a922c08
-def _range(m):          # "between 3 and 5 years", "28 days to one year of life", "aged 2-4 years", "between the ages of 6 and 12"
-    has_age = bool(re.search(r"\bage", m.group(1) or "", re.I))
-    if not m.group(5) and not has_age: return None
-    u2 = _unit(m.group(5)) or "Y"; u1 = _unit(m.group(3)) or u2
-    cued = has_age or bool(m.group(6))
-    return duration(_num(m.group(2)), u1), duration(_num(m.group(4)), u2), "range", cued
-
-def _within(m):         # "within 2 weeks of starting therapy" (counts only with a reference cue in strict mode)
-    return "P0D", duration(_num(m.group(1)), _unit(m.group(2))), "range", False
-
-def _first_of_life(m):  # "in the first year of life", "within the first 28 days of life"
-    return "P0D", duration(_num(m.group(1)) if m.group(1) else 1, _unit(m.group(2))), "range", True
-
-def _before(m):         # "before the age of 2", "under 5 years of age", "up to 8 weeks"
-    has_age = bool(re.search(r"\bage\b", m.group(0), re.I)) or bool(m.group(3))
-    if not m.group(2) and not has_age: return None
-    return "P0D", duration(_num(m.group(1)), _unit(m.group(2)) or "Y"), "range", has_age
-
-def _after(m):          # "after the age of 60 years", "older than 65"
-    has_age = bool(re.search(r"\bage\b|older", m.group(0), re.I)) or bool(m.group(3))
-    if not m.group(2) and not has_age: return None
-    return duration(_num(m.group(1)), _unit(m.group(2)) or "Y"), None, "range", has_age
-
-def _or_later(m):       # "at the age of 16 years or later", "65 years or older"
-    return duration(_num(m.group(1)), _unit(m.group(2))), None, "range", True
-
-def _exact(m):          # "at 13 years", "aged 13 years", "a 6-month-old", "at 6 months of age"
-    iso = duration(_num(m.group(2)), _unit(m.group(3)))
-    cued = bool(re.search(r"\bage", m.group(1) or "", re.I)) or bool(m.group(4))
-    at_only = bool(re.fullmatch(r"\s*at\s+", m.group(1) or "", re.I)) and not cued   # "at 13 years", not "at the 2 week visit"
-    follow = re.match(r"\s*(?:of\s+|after\b|post|later|follow|before\b|ago\b|earlier|prior|into\b|,\s*\d)", m.string[m.end():], re.I)
-    return iso, iso, "exact", cued or (at_only and not follow)
-
-def _age_number(m):     # "at age 13", "aged 13" (no unit: years)
-    iso = duration(_num(m.group(1)), "Y")
-    return iso, iso, "exact", True
-
-def _gestation(m):      # "at 32 weeks of gestation", "gestational age of 30 weeks"
-    iso = duration(_num(m.group(1) or m.group(2)), "W")
-    return iso, iso, "exact", True
-
-_AGE_PREFIX = r"((?:(?:at|from)\s+(?:the\s+|an\s+)?ages?\s+(?:of\s+)?|(?:the\s+)?ages?\s+(?:of\s+)?|aged\s+)?" \
-              r"(?:between\s+(?:the\s+ages?\s+of\s+)?|greater\s+than\s+or\s+equal\s+to\s+|from\s+)?)"
-NUMERIC_PATTERNS = [   # (name, regex, function, reference when the pattern fixes it)
-    ("range", _AGE_PREFIX + _NUM + rf"(?:{_SEP}{_UNIT})?" + _DASH + _NUM + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX, _range, None),
-    ("within", r"\bwithin\s+(?:the\s+(?:first\s+)?)?" + _NUM + _SEP + _UNIT, _within, None),
-    ("first_of_life", r"\b(?:in|within|during)\s+the\s+first\s+(?:" + _NUM + r"\s+)?" + _UNIT + r"\s+of\s+life", _first_of_life, "birth"),
-    ("or_later", r"(?:\bat\s+)?(?:the\s+)?(?:\bage\s+(?:of\s+)?)?" + _NUM + _SEP + _UNIT + r"(?:\s+of\s+age)?\s+(?:or|and)\s+(?:older|later|over|above)",
-     _or_later, None),
-    ("before", r"\b(?:before|under|below|younger\s+than|less\s+than|prior\s+to|up\s+to)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?" + _NUM
-     + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX, _before, None),
-    ("after", r"\b(?:after|over|above|older\s+than|beyond)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?" + _NUM + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX,
-     _after, None),
-    ("gestation", r"\bgestational\s+age\s+(?:of\s+)?" + _NUM + r"\s*weeks?\b|" + _NUM + r"[\s-]*weeks?'?\s+(?:of\s+)?gestation(?:al\s+age)?\b",
-     _gestation, "gestation"),
-    ("age_number", r"\b(?:at\s+(?:the\s+)?age(?:\s+of)?|aged)\s+" + _NUM + r"(?![\s-]*(?:\d|" + _UNIT[1:-3] + r"))", _age_number, "birth"),
-    ("exact", r"(\b(?:(?:at|by|around|about|approximately)\s+)?(?:the\s+|an\s+)?(?:age[sd]?\s+(?:of\s+)?)?)" + _NUM + _SEP + _UNIT + _SUFFIX,
-     _exact, None),
-]
-NUMERIC_PATTERNS = [(n, re.compile(p, re.I), f, r) for n, p, f, r in NUMERIC_PATTERNS]
-
-# %% ../nbs/09_temporal.ipynb #856bdf0d
-def _decade(m):
-    k = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"].index(m.group(1).lower())
-    return f"P{10*k}Y", f"P{10*k + 9}Y"
-
-def _tens(m):
-    base = dict(twenties=20, thirties=30, forties=40, fifties=50, sixties=60, seventies=70)[m.group(2).lower()]
-    lo, hi = {"early": (0, 3), "mid": (4, 6), "late": (7, 9), None: (0, 9)}[m.group(1) and m.group(1).lower()]
-    return f"P{base + lo}Y", f"P{base + hi}Y"
-
-_PRENATAL = r"prior\s+to\s+birth|before\s+birth|prenatal(?:ly)?|antenatal(?:ly)?|in\s+utero|intra-?uterine"
-AGE_DICTIONARY = [   # (regex, start, end, precision, reference); an end of None is open
-    (r"early[\s-]+teens?", "P13Y", "P15Y", "fuzzy", "birth"),
-    (r"mid[\s-]+teens?", "P14Y", "P17Y", "fuzzy", "birth"),
-    (r"late[\s-]+teens?", "P17Y", "P19Y", "fuzzy", "birth"),
-    (r"(?:in\s+(?:the|their|his|her)\s+)teens|teen-?age(?:rs?)?|teen\s+years", "P13Y", "P19Y", "fuzzy", "birth"),
-    (r"(first|second|third|fourth|fifth|sixth|seventh|eighth)\s+decade(?:\s+of\s+life)?", _decade, None, "fuzzy", "birth"),
-    (r"(?:(early|mid|late)[\s-]+)?(twenties|thirties|forties|fifties|sixties|seventies)", _tens, None, "fuzzy", "birth"),
-    (r"pre-?school(?:[\s-]+age)?", "P3Y", "P5Y", "fuzzy", "birth"),
-    (r"school[\s-]+age(?:d)?", "P6Y", "P12Y", "fuzzy", "birth"),
-    (r"toddler(?:hood)?", "P1Y", "P3Y", "fuzzy", "birth"),
-    (r"early\s+infancy", "P28D", "P6M", "fuzzy", "birth"),
-    (r"late\s+infancy", "P6M", "P1Y", "fuzzy", "birth"),
-    (r"early\s+childhood", "P1Y", "P5Y", "fuzzy", "birth"),
-    (r"(?:middle|mid)[\s-]+childhood", "P6Y", "P11Y", "fuzzy", "birth"),
-    (r"late\s+childhood", "P9Y", "P12Y", "fuzzy", "birth"),
-    (r"(?:present\s+)?at\s+birth|from\s+birth", "P0D", "P0D", "exact", "birth"),
-    (r"congenital(?:ly)?", "P0D", "P0D", "stage", "birth"),
-    (r"neonatal(?:\s+period)?|new-?born\s+period", "P0D", "P28D", "stage", "birth"),
-    (r"(?:in\s+)?infancy|infantile(?:[\s-]+onset)?", "P28D", "P1Y", "stage", "birth"),
-    (r"childhood[\s-]+onset", "P1Y", "P5Y", "stage", "birth"),
-    (r"(?:in\s+|during\s+)?childhood", "P1Y", "P12Y", "stage", "birth"),
-    (r"juvenile(?:[\s-]+onset)?", "P5Y", "P15Y", "stage", "birth"),
-    (r"(?:pa?ediatric)[\s-]+onset", "P28D", "P16Y", "stage", "birth"),
-    (r"adolescence|adolescent[\s-]+onset|puberty|pubertal", "P10Y", "P19Y", "stage", "birth"),
-    (r"(?:early\s+adulthood|young[\s-]+adult(?:hood)?(?:[\s-]+onset)?)", "P16Y", "P40Y", "stage", "birth"),
-    (r"middle[\s-]+age(?:d)?(?:[\s-]+onset)?", "P40Y", "P60Y", "stage", "birth"),
-    (r"late[\s-]+onset|elderly|old\s+age", "P60Y", None, "stage", "birth"),
-    (r"adulthood|adult[\s-]+onset", "P16Y", None, "stage", "birth"),
-    (r"embryonic|embryonal", "P0D", "P8W", "stage", "conception"),
-    (r"early\s+f(?:o)?etal", "P11W", "P14W", "stage", "gestation"),
-    (r"f(?:o)?etal", "P8W", "P38W", "stage", "conception"),
-    (r"(?:late\s+)?first\s+trimester", "P0D", "P14W", "stage", "gestation"),
-    (r"second\s+trimester", "P14W", "P28W", "stage", "gestation"),
-    (r"third\s+trimester", "P28W", "P40W", "stage", "gestation"),
-    (_PRENATAL, "P0D", "P38W", "stage", "conception"),
-]
-AGE_DICTIONARY = [(re.compile(r"\b(?:" + p + r")\b", re.I), s, e, prec, ref) for p, s, e, prec, ref in AGE_DICTIONARY]
-
-# %% ../nbs/09_temporal.ipynb #63d65570
-def _numeric_candidates(text: str, strict: bool) -> list[tuple[int, int, Anchor]]:
-    out = []
-    for name, rx, fn, fixed_ref in NUMERIC_PATTERNS:
-        for m in rx.finditer(text):
-            r = fn(m)
-            if r is None: continue
-            start, end, precision, cued = r
-            ref, stop = _reference_after(text, m.end())
-            if ref is None: ref, stop = (fixed_ref or "birth"), m.end()
-            else: cued = True
-            if strict and not cued: continue
-            if end is None and ref in ("conception", "gestation") and re.search(r"prior\s+to\s+birth|before\s+birth", text, re.I):
-                end = "P38W" if ref == "conception" else "P40W"    # open prenatal interval closed at birth (term)
-            out.append((m.start(), stop, Anchor(start, end, precision, ref, text[m.start():stop].strip())))
-    return out
-
-def _dictionary_candidates(text: str) -> list[tuple[int, int, Anchor]]:
-    out = []
-    for rx, s, e, precision, ref in AGE_DICTIONARY:
-        for m in rx.finditer(text):
-            start, end = s(m) if callable(s) else (s, e)
-            out.append((m.start(), m.end(), Anchor(start, end, precision, ref, m.group(0))))
-    return out
-
-def _plausible(a: Anchor) -> bool:
-    s, e = a.days()
-    return s >= 0 and (e is None or s <= e) and (e or s) <= MAX_AGE_YEARS * 365.25
-
-def find_age_expressions(text: str, strict: bool = True) -> list[tuple[int, int, Anchor]]:
-    "Every age expression in `text` as (start offset, end offset, Anchor), longest first where two overlap, in text order."
-    cands = [c for c in _numeric_candidates(text, strict) + _dictionary_candidates(text) if _plausible(c[2])]
-    cands.sort(key=lambda c: (-(c[1] - c[0]), c[0]))
-    kept = []
-    for c in cands:
-        if all(c[1] <= k[0] or c[0] >= k[1] for k in kept): kept.append(c)
-    return sorted(kept, key=lambda c: c[0])
-
-def _width(a: Anchor) -> float:
-    s, e = a.days()
-    return float("inf") if e is None else e - s
-
-def parse_age(text: str, strict: bool = False) -> Anchor|None:
-    "The anchor of one age phrase: the first numeric reading, else the narrowest dictionary reading; None if none."
-    found = [a for _, _, a in find_age_expressions(text, strict)]
-    numeric = [a for a in found if a.precision in ("exact", "range") and a.quote.lower() not in ("at birth", "present at birth", "from birth")]
-    if numeric: return numeric[0]
-    return min(found, key=_width) if found else None
-
 # %% ../nbs/09_temporal.ipynb #94508de1
 ONSET_ROOT = "HP:0003674"
 
@@ -634,32 +398,6 @@ def onset_windows(hpo=None, annotations: pd.DataFrame|None = None) -> pd.DataFra
     out.insert(1, "disease_name", names.reindex(out.disease_id).to_numpy())
     return out
 
-# %% ../nbs/09_temporal.ipynb #dca9a041
-def corpus_texts() -> pd.DataFrame:
-    "The corpus abstracts: BC5CDR (training file, which holds the development set) and PubMedQA contexts."
-    bc = load_bc5cdr("train")["documents"][["pmid", "text"]].assign(source="bc5cdr")
-    qa = load_pubmedqa()["items"]
-    qa = pd.DataFrame(dict(pmid=qa.pmid, text=[" ".join(c) for c in qa.contexts], source="pubmedqa"))
-    return pd.concat([bc, qa], ignore_index=True)
-
-def corpus_age_expressions(texts: pd.DataFrame|None = None) -> pd.DataFrame:
-    "Every age expression the strict finder sees in the corpus: source, PMID, offsets, quote and its anchor."
-    texts = corpus_texts() if texts is None else texts
-    rows = []
-    for src, pmid, text in zip(texts.source, texts.pmid, texts.text):
-        for s, e, a in find_age_expressions(text):
-            fs, fe = a.days_from_birth()
-            rows.append(dict(source=src, pmid=int(pmid), start=s, end=e, quote=text[s:e], iso=a.iso, precision=a.precision,
-                             reference=a.reference, from_birth_start_days=fs, from_birth_end_days=fe))
-    return pd.DataFrame(rows)
-
-def age_expression_table(found: pd.DataFrame) -> pd.DataFrame:
-    "Distinct age expressions (lower-cased) with their parse, occurrences, documents and one example PMID."
-    f = found.assign(expression=found.quote.str.lower().str.replace(r"\s+", " ", regex=True))
-    return (f.groupby(["expression", "iso", "precision", "reference"])
-             .agg(occurrences=("pmid", "size"), documents=("pmid", "nunique"), example_pmid=("pmid", "min"))
-             .reset_index().sort_values(["occurrences", "expression"], ascending=[False, True]).reset_index(drop=True))
-
 # %% ../nbs/09_temporal.ipynb #f124919c
 def _onset_of(detail) -> str|None:
     if not isinstance(detail, str) or '"onset": "HP:' not in detail: return None
@@ -682,114 +420,3 @@ def anchor_triplets(kg, phenotypes: pd.DataFrame|None = None):
     tr["anchor"] = tr.triplet_id.map(terms).map(lambda ids: window[ids] if isinstance(ids, tuple) else None)
     tr["anchor_terms"] = tr.triplet_id.map(terms).map(lambda ids: list(ids) if isinstance(ids, tuple) else [])
     return _with_tables(kg, triplets=_stale_hash_dropped(tr))
-
-# %% ../nbs/09_temporal.ipynb #384bcfb1
-def _stage(stages: dict, bar, name: str, f, *a, **k):
-    bar.set_description(name)
-    t0 = time.perf_counter(); out = f(*a, **k); stages[name] = round(time.perf_counter() - t0, 3)
-    bar.update(1)
-    return out
-
-def date_summary(kg) -> pd.DataFrame:
-    "Per evidence source: rows, dated rows, rows with estimated dates, earliest and latest date."
-    ev = _table(kg, "evidence").assign(_d=lambda d: pd.to_datetime(d["date"], errors="coerce"))
-    g = ev.groupby("source")
-    return pd.DataFrame(dict(rows=g.size(), dated=g._d.count(), estimated=g.date_is_estimated.sum(),
-                             earliest=g._d.min().dt.strftime("%Y-%m-%d"), latest=g._d.max().dt.strftime("%Y-%m-%d"))).reset_index()
-
-# %% ../nbs/09_temporal.ipynb #b7c1e0a1
-GRAPH_CODE_MODULES = ("schema", "sources", "curated", "ontologies", "pmids", "lexicon", "ner", "normalise", "relations",
-                      "graph", "temporal")   # every module whose code can change the saved graph
-
-def graph_code_version() -> str:
-    "A hash of the installed source files of `GRAPH_CODE_MODULES` (the code that assembles, dates and saves the graph)."
-    import importlib.util
-    h = hashlib.sha256()
-    for m in GRAPH_CODE_MODULES: h.update(f"{m}\n".encode() + Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
-    return h.hexdigest()[:16]
-
-def stale_reason(folder: Path|str) -> str|None:
-    "Why the graph saved in `folder` must be built again (none saved, or built by other code); None when it is current."
-    path = Path(folder)/"manifest.json"
-    if not path.exists(): return f"{folder} holds no saved graph"
-    try: saved = json.loads(path.read_text(encoding="utf-8")).get("code_version")
-    except (ValueError, AttributeError): return f"{path} is damaged (not a JSON object)"
-    now = graph_code_version()
-    if saved is None: return f"{path} records no code version (saved before versions were recorded)"
-    return None if saved == now else f"{path} was built by other code (code version {saved}, installed {now})"
-
-# %% ../nbs/09_temporal.ipynb #b7c1e0a2
-@contextmanager
-def _build_lock(folder: Path):
-    "An exclusive lock on a file beside `folder`, so that one process at a time builds (or checks) the graph there."
-    import fcntl, os
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    lock = folder.parent/f".{folder.name}.lock"
-    while True:   # the holder removes the file when done: a waiter that got the lock of a removed file tries again
-        f = open(lock, "a")
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            if os.path.samestat(os.fstat(f.fileno()), os.stat(lock)): break
-        except FileNotFoundError: pass
-        f.close()
-    try: yield
-    finally:
-        lock.unlink(missing_ok=True); f.close()   # removed while still held, so no lock file is left behind
-
-# %% ../nbs/09_temporal.ipynb #b7c1e0a3
-def _build(out_dir: Path, progress: bool):
-    "The stages of `build` (the caller holds the lock): the KG, saved with the code version in its manifest, and seconds per stage."
-    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
-    from epigraph import graph
-    version, stages, t0 = graph_code_version(), {}, time.perf_counter()   # the code as it is when the build starts
-    def save(kg):   # atomic: the previous graph stays whole until the new one is complete
-        graph.save_kg(kg, out_dir, extra=dict(code_version=version))
-        return graph.with_hashes(kg)
-    with tqdm(total=6, disable=not progress, unit="stage") as bar:
-        registry = _stage(stages, bar, "pmid registry", load_pmid_registry)
-        model = _stage(stages, bar, "year model", year_model, registry)
-        kg = _stage(stages, bar, "assemble", graph.assemble, registry)
-        kg = _stage(stages, bar, "date evidence", date_evidence, kg, registry, model)
-        kg = _stage(stages, bar, "onset anchors", anchor_triplets, kg)
-        kg = _stage(stages, bar, "save", save, kg)
-    kg.stages = {**{f"assemble: {k}": v for k, v in kg.stages.items()}, **stages, "total": round(time.perf_counter() - t0, 3)}
-    return kg, stages
-
-# %% ../nbs/09_temporal.ipynb #b7c1e0a4
-def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = False):
-    "Assemble the graph, date its evidence and save it under `out_dir` (default `build_dir/kg`); returns the KG."
-    from epigraph.graph import check_graph_folder
-    out_dir = Path(out_dir) if out_dir is not None else get_settings().build_dir/"kg"
-    check_graph_folder(out_dir)   # before any work
-    with _build_lock(out_dir): kg, stages = _build(out_dir, progress)
-    if not quiet:
-        ev = kg.evidence
-        print(f"{kg!r}\nsaved to {out_dir}")
-        print(f"evidence rows dated: {int(ev.date.notna().sum()):,} of {len(ev):,} ({int(ev.date_is_estimated.sum()):,} with an estimated year); "
-              f"triplets with a first evidence date: {int(kg.triplets.first_evidence_date.notna().sum()):,}; "
-              f"with an onset anchor: {int(kg.triplets.anchor.notna().sum()):,}")
-        print("seconds per stage: " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items()) + f"; total {kg.stages['total']:.2f}")
-    return kg
-
-INGESTED_KIND = "ingested"   # manifest `kind` of a graph `epigraph ingest` made from a user's corpus
-
-def is_ingested(folder: Path|str) -> bool:
-    "True when `folder` holds a graph `epigraph ingest` made (or its previous version, set aside by a killed swap)."
-    from epigraph.graph import _saved_folder
-    try: m = json.loads((_saved_folder(Path(folder))/"manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError): return False
-    return isinstance(m, dict) and m.get("kind") == INGESTED_KIND
-
-def built_kg(folder: Path|str|None = None, rebuild: bool = False):
-    "The graph saved by `build` in `folder` (default `build_dir/kg`); built first if `rebuild`, or if `stale_reason` says why."
-    from epigraph import graph
-    folder = graph.check_graph_folder(Path(folder) if folder else get_settings().build_dir/"kg")
-    if is_ingested(folder):   # a user's own graph: `epigraph ingest` made it, a build would replace it with the default one
-        if why := stale_reason(folder): get_logger("epigraph.temporal").warning(f"{why}; run `epigraph ingest` again to update it")
-        return graph.load_kg(folder)
-    with _build_lock(folder):
-        why = None if rebuild else stale_reason(folder)
-        if rebuild or why:
-            if why: get_logger("epigraph.temporal").warning(f"building the graph in {folder} (a few minutes): {why}")
-            return _build(folder, progress=False)[0]
-    return graph.load_kg(folder)

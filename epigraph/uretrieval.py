@@ -389,7 +389,7 @@ def _graph_tables(gi: GraphIndex, kg=None):
     kg = kg if kg is not None else getattr(gi, "kg", None)
     if kg is not None: return kg
     if not (get_settings().build_dir/"kg"/"manifest.json").exists(): return None
-    from epigraph.temporal import built_kg
+    from epigraph.build import built_kg
     b = built_kg()
     t = b.triplets[~b.triplets.suppressed.fillna(False).astype(bool)] if "suppressed" in b.triplets.columns else b.triplets
     same = np.array_equal(b.entities.entity_id.astype(str).to_numpy(), gi.ids) and set(t.triplet_id.astype(str)) >= set(gi.triplet_id)

@@ -150,7 +150,7 @@ def test_no_evidence_and_empty_graph():
 # ---------------------------------------------------------------- the real graph
 @pytest.fixture(scope="module")
 def real():
-    from epigraph.temporal import built_kg
+    from epigraph.build import built_kg
     kg = built_kg()
     R = Retriever(kg)
     hx = H.hypergraph_index(kg, R.graph)

