@@ -98,7 +98,7 @@ def main(n: int, base: str) -> None:
         hours = PUBMED_SIZE / per_worker / 3600
         print(f"PubMed scale: {PUBMED_SIZE:,} abstracts at {per_worker:,.0f}/s per worker = {hours:,.1f} worker-hours; "
               f"on a 64-worker Dask cluster about {hours / 64:.1f} h. Evidence rows grow with the corpus: store the graph "
-              f"as Parquet partitions by corpus batch, and load it into Neo4j through `graph.export_neo4j`'s CSV.")
+              f"as Parquet partitions by corpus batch, and load it into Neo4j through `store.export_neo4j`'s CSV.")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

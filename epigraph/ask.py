@@ -71,9 +71,9 @@ def _unpickle(path: Path):
 
 def _install(state: dict) -> Retriever:
     from epigraph.normalise import preset_normaliser
-    from epigraph import answer as answer_mod
+    from epigraph import readers as readers_mod
     for stages, norm in state["normalisers"].items(): preset_normaliser(norm, stages)
-    question_mod.ENGLISH, answer_mod.REGISTRY = state["english"], state["registry"]
+    question_mod.ENGLISH, readers_mod.REGISTRY = state["english"], state["registry"]
     return state["retriever"]
 
 def _build_state(folder: Path) -> dict:

@@ -14,7 +14,7 @@ from .sources import load_pubmedqa, epilepsy_subset, load_bc5cdr, epilepsy_menti
 from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, load_epigraph_peer, ANTISEIZURE_WITHOUT_N03
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
 from .lexicon import CURATED_ALIASES
-from .graph import GUIDELINE_RULES, name_index, drug_and_condition
+from .adapters import GUIDELINE_RULES, name_index, drug_and_condition
 from .build import built_kg
 from .temporal import (guideline_versions, guideline_in_force, gene_intervals, genes_as_of,
                                onset_anchor_table, onset_annotations)

@@ -23,8 +23,8 @@ def _stage(stages: dict, bar, name: str, f, *a, **k):
 
 
 # %% ../nbs/09b_build.ipynb #b7c1e0a1
-GRAPH_CODE_MODULES = ("schema", "sources", "curated", "ontologies", "pmids", "lexicon", "ner", "normalise", "relations",
-                      "graph", "ages", "temporal", "build")   # every module whose code can change the saved graph
+GRAPH_CODE_MODULES = ("schema", "sources", "curated", "guidance", "ontologies", "pmids", "lexicon", "ner", "normalise",
+                      "relations", "adapters", "graph", "store", "ages", "temporal", "build")   # all that shape the saved graph
 
 def graph_code_version() -> str:
     "A hash of the installed source files of `GRAPH_CODE_MODULES` (the code that assembles, dates and saves the graph)."
@@ -65,10 +65,10 @@ def _build_lock(folder: Path):
 def _build(out_dir: Path, progress: bool):
     "The stages of `build` (the caller holds the lock): the KG, saved with the code version in its manifest, and seconds per stage."
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
-    from epigraph import graph
+    from epigraph import graph, store
     version, stages, t0 = graph_code_version(), {}, time.perf_counter()   # the code as it is when the build starts
     def save(kg):   # atomic: the previous graph stays whole until the new one is complete
-        graph.save_kg(kg, out_dir, extra=dict(code_version=version))
+        store.save_kg(kg, out_dir, extra=dict(code_version=version))
         return graph.with_hashes(kg)
     with tqdm(total=6, disable=not progress, unit="stage") as bar:
         registry = _stage(stages, bar, "pmid registry", load_pmid_registry)
@@ -83,7 +83,7 @@ def _build(out_dir: Path, progress: bool):
 # %% ../nbs/09b_build.ipynb #b7c1e0a4
 def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = False):
     "Assemble the graph, date its evidence and save it under `out_dir` (default `build_dir/kg`); returns the KG."
-    from epigraph.graph import check_graph_folder
+    from epigraph.store import check_graph_folder
     out_dir = Path(out_dir) if out_dir is not None else get_settings().build_dir/"kg"
     check_graph_folder(out_dir)   # before any work
     with _build_lock(out_dir): kg, stages = _build(out_dir, progress)
@@ -102,21 +102,21 @@ INGESTED_KIND = "ingested"   # manifest `kind` of a graph `epigraph ingest` made
 
 def is_ingested(folder: Path|str) -> bool:
     "True when `folder` holds a graph `epigraph ingest` made (or its previous version, set aside by a killed swap)."
-    from epigraph.graph import _saved_folder
+    from epigraph.store import _saved_folder
     try: m = json.loads((_saved_folder(Path(folder))/"manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError): return False
     return isinstance(m, dict) and m.get("kind") == INGESTED_KIND
 
 def built_kg(folder: Path|str|None = None, rebuild: bool = False):
     "The graph saved by `build` in `folder` (default `build_dir/kg`); built first if `rebuild`, or if `stale_reason` says why."
-    from epigraph import graph
-    folder = graph.check_graph_folder(Path(folder) if folder else get_settings().build_dir/"kg")
+    from epigraph import store
+    folder = store.check_graph_folder(Path(folder) if folder else get_settings().build_dir/"kg")
     if is_ingested(folder):   # a user's own graph: `epigraph ingest` made it, a build would replace it with the default one
         if why := stale_reason(folder): get_logger("epigraph.build").warning(f"{why}; run `epigraph ingest` again to update it")
-        return graph.load_kg(folder)
+        return store.load_kg(folder)
     with _build_lock(folder):
         why = None if rebuild else stale_reason(folder)
         if rebuild or why:
             if why: get_logger("epigraph.build").warning(f"building the graph in {folder} (a few minutes): {why}")
             return _build(folder, progress=False)[0]
-    return graph.load_kg(folder)
+    return store.load_kg(folder)

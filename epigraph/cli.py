@@ -132,13 +132,14 @@ def _evidence_table(a, most: int = 15):
 
 def _check_graph(folder: str|None) -> None:
     "A one-line error, before any work, when `--graph` names a folder that holds no saved graph."
-    from epigraph.graph import _saved_folder   # a graph a killed swap set aside still counts
+    from epigraph.store import _saved_folder   # a graph a killed swap set aside still counts
     if folder is not None and not (_saved_folder(Path(folder))/"manifest.json").exists():
         raise FileNotFoundError(f"--graph {folder}: no saved graph there — make one with `epigraph ingest PATH --graph "
                                 f"{folder}` (or `epigraph build --out {folder}`)")
 
 def _cmd_ask(args):
-    from epigraph.answer import answer, subgraph_html
+    from epigraph.answer import answer
+    from epigraph.viewer import subgraph_html
     from epigraph.ask import retriever_for, ask_batch, answer_record
     _check_graph(args.graph)
     if args.batch:

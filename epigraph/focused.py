@@ -10,9 +10,9 @@ import numpy as np, pandas as pd
 from .schema import CITATION
 from .retrieval import GraphIndex, _name_key
 from .question import Question, TARGETS, parse_question, fits_target
-from .answer import (Entity, entity_of, touches, citation, cites, fact_sentence, row_relation, first_day,
-                             TIER_FACTOR,
-                             unverified_rows)
+from .manifest import citation
+from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, first_day, TIER_FACTOR,
+                              unverified_rows)
 
 # %% auto #0
 __all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'GROUPS', 'PREDICATE_GROUP', 'GIVE', 'CAUTION_SAID', 'ONE_VALUED', 'FIRST_LINE',

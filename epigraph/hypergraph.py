@@ -182,7 +182,7 @@ ROLE_OF_LAYER = {"L1": "syndrome", "L2": "population", "L3": "genotype", "L4": "
 
 def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
     "One hyperedge per guideline statement (rules sharing it merged): drugs, condition, recommendation, constraints."
-    from epigraph.graph import drug_and_condition
+    from epigraph.adapters import drug_and_condition
     ev = kg.evidence[kg.evidence.source == "guideline-rules"]
     if ev.empty: return table_of(HYPEREDGE_COLUMNS)
     T = kg.triplets.set_index("triplet_id")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from . import corpus, graph
+from . import adapters, corpus, graph, store
 from .config import get_settings, get_logger
 from .build import INGESTED_KIND   # the manifest's `kind` of a graph this module makes
 
@@ -49,16 +49,16 @@ def _claims_for(docs: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
     c["date"] = [_iso_day(x) for x in d.date]
     c["date_precision"], c["date_is_estimated"] = d.date_precision.to_numpy(), False
     c["date_kind"] = np.where(c.date.notna(), "publication", None)
-    return graph.claims_frame(c)
+    return adapters.claims_frame(c)
 
 def extract_documents(docs: pd.DataFrame, use_llm: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
-    "Claims (`graph.CLAIM_COLUMNS`) from a batch of corpus documents, and the documents the extractors set aside."
+    "Claims (`adapters.CLAIM_COLUMNS`) from a batch of corpus documents, and the documents the extractors set aside."
     from epigraph import normalise, relations
     keyed = pd.DataFrame(dict(pmid=np.arange(1, len(docs) + 1), title=docs.title.to_numpy(),
                               abstract=docs.abstract.to_numpy()))
     norm = normalise.stored_normaliser(normalise.DICTIONARY_STAGES)   # a pickle: a worker starts in a second
     _, found = relations.extract(keyed, mentions=normalise.extract_entities(keyed, norm, fast=True), use_llm=use_llm)
-    claims = graph._extracted(found, graph.INGESTED_PREFIX)[1] if len(found) else graph.claims_frame(pd.DataFrame())
+    claims = adapters._extracted(found, graph.INGESTED_PREFIX)[1] if len(found) else adapters.claims_frame(pd.DataFrame())
     r = found.attrs.get("rejects", pd.DataFrame(columns=["pmid", "stage", "reason"]))
     d = docs.reset_index(drop=True)
     at = r.pmid.astype(int).to_numpy() - 1
@@ -183,12 +183,12 @@ REGISTRY_COLUMNS = ["pmid", "title", "date", "file"]
 
 def saved_table(folder, name: str) -> pd.DataFrame:
     "One of the `EXTRA_TABLES` of an ingested graph, checked against the manifest's hash."
-    folder = graph._saved_folder(Path(folder))
-    entry = graph.read_manifest(folder).get("extra_tables", {}).get(name)
+    folder = store._saved_folder(Path(folder))
+    entry = store.read_manifest(folder).get("extra_tables", {}).get(name)
     path = folder/f"{name}.parquet"
     if entry is None or not path.is_file():
         raise FileNotFoundError(f"{folder} has no {name} table — not an ingested graph?")
-    if graph._sha_file(path) != entry["file_sha256"]:
+    if store._sha_file(path) != entry["file_sha256"]:
         raise ValueError(f"{path}: SHA-256 differs from manifest.json — the graph is damaged; ingest it again")
     df = pd.read_parquet(path)
     if "pmid" in df.columns: df["pmid"] = df["pmid"].astype("Int64")
@@ -212,23 +212,23 @@ class Stored:
 # %% ../nbs/10a_ingest.ipynb #db3a3709
 def open_graph(folder, base: str|None = None) -> Stored:
     "The ingested graph in `folder`, or a new one started from `base` (default: the registry graph) if none is."
-    folder = graph.check_graph_folder(folder)
-    if (graph._saved_folder(folder)/"manifest.json").exists():
-        m = graph.read_manifest(graph._saved_folder(folder))
+    folder = store.check_graph_folder(folder)
+    if (store._saved_folder(folder)/"manifest.json").exists():
+        m = store.read_manifest(store._saved_folder(folder))
         if m.get("kind") != INGESTED_KIND:
             raise ValueError(f"{folder} holds a graph `epigraph build` made, not an ingested one — "
                              "give another folder")
         if base is not None and base != m.get("base"):
             raise ValueError(f"{folder} was started from --base {m.get('base')}, not {base}; "
                              "give that base or a new folder")
-        return Stored(graph.load_kg(folder), saved_table(folder, "documents"), saved_table(folder, "registry"), m)
+        return Stored(store.load_kg(folder), saved_table(folder, "documents"), saved_table(folder, "registry"), m)
     base = base or "default"
     if base not in BASES: raise ValueError(f"--base {base}: give one of {', '.join(BASES)}")
     if base == "none": kg, m = empty_graph(), dict(base="none")
     else:
         from epigraph.build import built_kg
         kg = built_kg()
-        version = graph.read_manifest(get_settings().build_dir/"kg").get("code_version")
+        version = store.read_manifest(get_settings().build_dir/"kg").get("code_version")
         m = dict(base="default", base_code_version=version)
     return Stored(kg, _empty_documents(), pd.DataFrame(columns=REGISTRY_COLUMNS).astype({"pmid": "Int64"}), m)
 
@@ -240,7 +240,7 @@ def save_graph(st: Stored, folder, **extra) -> Path:
                corpora=sorted(set(st.documents.corpus)), **extra)
     docs = st.documents.sort_values("doc_id", kind="stable").reset_index(drop=True)
     reg = st.registry.sort_values("pmid", kind="stable").reset_index(drop=True)
-    return graph.save_kg(st.kg, folder, extra=man, tables=dict(documents=docs, registry=reg))
+    return store.save_kg(st.kg, folder, extra=man, tables=dict(documents=docs, registry=reg))
 
 # %% ../nbs/10a_ingest.ipynb #129a8ba3
 @dataclass
@@ -330,11 +330,11 @@ def _registry_rows(docs: pd.DataFrame) -> pd.DataFrame:
 # %% ../nbs/10a_ingest.ipynb #dea5a953
 def _no_evidence() -> pd.DataFrame:
     "An evidence table (`graph.evidence_table`'s columns) with no rows."
-    return graph.evidence_table(graph.claims_frame(pd.DataFrame(columns=graph.CLAIM_COLUMNS)), {})
+    return graph.evidence_table(adapters.claims_frame(pd.DataFrame(columns=adapters.CLAIM_COLUMNS)), {})
 
 def _new_evidence(st: Stored, claims: list) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Evidence rows of the extracted claims (dated, canonicalised by the graph's merges) and the entities they add."
-    cl = pd.concat(claims, ignore_index=True) if claims else graph.claims_frame(pd.DataFrame())
+    cl = pd.concat(claims, ignore_index=True) if claims else adapters.claims_frame(pd.DataFrame())
     if cl.empty: return _no_evidence(), None
     ev = graph.evidence_table(_dated(cl), canonical_map(st.kg, set(cl["head"]) | set(cl["tail"])))
     ids = (set(ev["head"]) | set(ev["tail"])) - set(st.kg.entities.entity_id)
@@ -353,7 +353,7 @@ def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
     "Ingest files or folders of literature into the graph in `folder` (started from `base` when new); atomic save."
     from epigraph.build import _build_lock
     t0 = time.perf_counter()
-    files, folder = corpus.corpus_files(paths), graph.check_graph_folder(folder)   # one-line errors before any work
+    files, folder = corpus.corpus_files(paths), store.check_graph_folder(folder)   # one-line errors before any work
     with _build_lock(folder):
         st = open_graph(folder, base)
         counts, sink = dict(read=0, unchanged=0, rejected=0, duplicates=0, updated_ids=set()), []
@@ -399,8 +399,8 @@ def read_ids(path) -> list[str]:
 def remove(folder, ids) -> IngestReport:
     "Remove documents (their evidence; triplets and entities left with none) from an ingested graph; atomic save."
     from epigraph.build import _build_lock
-    t0, folder = time.perf_counter(), graph.check_graph_folder(folder)
-    if not (graph._saved_folder(folder)/"manifest.json").exists():
+    t0, folder = time.perf_counter(), store.check_graph_folder(folder)
+    if not (store._saved_folder(folder)/"manifest.json").exists():
         raise FileNotFoundError(f"{folder} holds no ingested graph — nothing to remove")
     wanted = set(doc_ids(ids))
     with _build_lock(folder):

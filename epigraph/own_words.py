@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from .config import get_settings
 from .retrieval import Retriever
-from .answer import answer, default_retriever, first_day, Answer
+from .answer import answer, default_retriever, Answer
+from .readers import first_day
 from . import metrics
 
 # %% auto #0

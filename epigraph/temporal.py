@@ -178,7 +178,7 @@ def _with_tables(kg, **tables):
     return new
 
 def _stale_hash_dropped(df: pd.DataFrame) -> pd.DataFrame:
-    "Rows changed here no longer match their `content_hash`: drop it (`graph.save_kg`/`with_hashes` recompute it)."
+    "Rows changed here no longer match their `content_hash`: drop it (`store.save_kg`/`with_hashes` recompute it)."
     return df.drop(columns="content_hash", errors="ignore")
 
 def date_evidence(kg, registry: PMIDRegistry|None = None, model: YearModel|None = None):

@@ -914,7 +914,7 @@ def kg_relations():
 
 def main():
     global G
-    from epigraph.graph import GUIDELINE_RULES
+    from epigraph.adapters import GUIDELINE_RULES
     G = Graph()
     rng = random.Random(SEED)
     items = Items()

@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from test_llm import FakeServer, _chat_body
-from epigraph.answer import (CITATION, answer, arms, build_prompt, counterfactual_cases, default_retriever, manifest_of,
-                             question_kind, read_offline)
+from epigraph.answer import CITATION, answer, arms, counterfactual_cases, default_retriever
+from epigraph.manifest import manifest_of
+from epigraph.readers import build_prompt, question_kind, read_offline
 from epigraph.llm import LLM, LLMNotConfigured
 
 Q = "Which antiseizure drug should be avoided in a patient who carries HLA-B*15:02?"

@@ -8,7 +8,9 @@ import pandas as pd
 import pytest
 from epigraph.cli import main
 from epigraph.ask import served_retriever, ask_batch
-from epigraph.answer import answer, checked_citations, MANIFEST_COLUMNS
+from epigraph.answer import answer
+from epigraph.manifest import MANIFEST_COLUMNS
+from epigraph.readers import checked_citations
 
 INTERNAL = ("Traceback", "surrogates not allowed", "object has no attribute", "KeyError", "IndexError")
 

@@ -14,7 +14,7 @@ import pytest
 from epigraph import bench
 from epigraph.config import fetch
 from epigraph.curated import load_cpic, load_genes4epilepsy
-from epigraph.graph import GUIDELINE_RULES
+from epigraph.adapters import GUIDELINE_RULES
 from epigraph.ontologies import hpo_data_dir
 from epigraph.pmids import load_pmid_registry
 

@@ -266,7 +266,7 @@ def test_g4e_golds_recheck(items):
         else: assert (asked <= classes) == (i["gold"]["yes_no"] == "yes"), i["id"]
 
 def test_guideline_rule_golds_recheck(items):
-    from epigraph.graph import GUIDELINE_RULES as R
+    from epigraph.adapters import GUIDELINE_RULES as R
     ri = [i for i in items if i["source"]["record"].startswith("GUIDELINE_RULES:")]
     assert len(ri) >= 25
     for i in ri:

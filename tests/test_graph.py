@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from epigraph.config import SOURCES, fetch
-from epigraph.graph import (assemble, save_kg, load_kg, to_igraph, export_graphml, export_neo4j, rule_pmids,
-                            unresolvable_evidence, split_names, GUIDELINE_RULES, GOLD, GUIDELINE)
+from epigraph.graph import assemble, unresolvable_evidence, split_names, GOLD, GUIDELINE
+from epigraph.adapters import rule_pmids, GUIDELINE_RULES
+from epigraph.store import save_kg, load_kg, to_igraph, export_graphml, export_neo4j
 from epigraph.ontologies import hpo_data_dir
 from epigraph.pmids import load_pmid_registry
 

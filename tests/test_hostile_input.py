@@ -274,7 +274,8 @@ def test_reproduce_params_are_checked_before_any_work(text):
 
 @pytest.fixture(scope="module")
 def saved_graph(tmp_path_factory):
-    from epigraph.graph import KG, save_kg
+    from epigraph.graph import KG
+    from epigraph.store import save_kg
     kg = KG(entities=pd.DataFrame({"entity_id": ["SYN:A", "SYN:B"], "name": ["synthetic A", "synthetic B"]}),
             triplets=pd.DataFrame({"triplet_id": ["T1"], "head": ["SYN:A"], "predicate": ["associated_with"],
                                    "tail": ["SYN:B"]}),
@@ -286,7 +287,7 @@ def saved_graph(tmp_path_factory):
 @FUZZ
 @given(manifest=st.binary(max_size=200) | json_values.map(json.dumps) | st.just("{}") | st.just('{"tables": {}}'))
 def test_damaged_manifest_is_a_one_line_error_naming_it(saved_graph, manifest):
-    from epigraph.graph import load_kg
+    from epigraph.store import load_kg
     path = saved_graph / "manifest.json"
     good = path.read_bytes()
     tables = {p.name: digest(p) for p in saved_graph.glob("*.parquet")}

@@ -60,7 +60,7 @@ def test_ingest_ask_remove_from_a_shell(tmp_path):
     assert a.returncode == 0 and "mynotes:n1" in json.loads(a.stdout)["cited"], a.stdout
     r = _epigraph("remove", "--graph", g, "--docs", "900000101", "mynotes:n1", "mynotes:nothing")
     assert r.returncode == 0 and "removed 2 documents (1 ids not in the graph)" in r.stdout, r.stdout + r.stderr
-    from epigraph.graph import load_kg
+    from epigraph.store import load_kg
     kg = load_kg(g)
     assert set(kg.evidence.doc_id) == {"PMID:900000102", "PMID:900000103"}
     assert set(kg.triplets.triplet_id) == set(kg.evidence.triplet_id)
@@ -84,7 +84,7 @@ ingest(sys.argv[1:-1], sys.argv[-1], params=IngestParams(workers=0, progress=Fal
 
 def _docs(folder):
     from epigraph.ingest import saved_table
-    from epigraph.graph import load_kg
+    from epigraph.store import load_kg
     kg = load_kg(folder)                                   # verifies every table against the manifest's hashes
     return frozenset(saved_table(folder, "documents").doc_id), len(kg.evidence)
 
@@ -118,7 +118,7 @@ def test_a_killed_ingest_leaves_a_whole_graph(tmp_path):
 
 def test_ingest_onto_the_registry_graph_and_back(tmp_path):
     "--base default: the corpus adds to the built graph; removing every ingested document gives the built graph back."
-    from epigraph.graph import load_kg, read_manifest
+    from epigraph.store import load_kg, read_manifest
     from epigraph.build import built_kg
     from epigraph.config import get_settings
     base = built_kg()

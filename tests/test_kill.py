@@ -16,7 +16,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from epigraph.graph import load_kg
+from epigraph.store import load_kg
 
 SEED = int(os.environ.get("EPIGRAPH_KILL_SEED", "20261201"))
 
@@ -25,7 +25,8 @@ SEED = int(os.environ.get("EPIGRAPH_KILL_SEED", "20261201"))
 CHILD = r'''
 import sys, time
 import numpy as np, pandas as pd
-from epigraph.graph import KG, save_kg
+from epigraph.graph import KG
+from epigraph.store import save_kg
 version, rows, folder = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 ids = [f"SYN:{i:07d}" for i in range(rows)]
 rng = np.random.default_rng(version)
