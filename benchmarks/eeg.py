@@ -11,7 +11,8 @@ usage: python benchmarks/eeg.py [--n 10000] [--queries 20] [--r 2]
 import argparse, time, warnings
 import numpy as np
 warnings.filterwarnings("ignore")
-from epigraph.eeg import CLASSES, EEGIndex, dtw_fast, dtw_many, prepare, spectral_vector, synthetic_recording
+from epigraph.eeg import CLASSES, prepare, synthetic_recording
+from epigraph.eeg_analysis import EEGIndex, dtw_fast, dtw_many, spectral_vector
 
 ap = argparse.ArgumentParser(); ap.add_argument("--n", type=int, default=10_000); ap.add_argument("--queries", type=int, default=20)
 ap.add_argument("--r", type=int, default=1); ap.add_argument("--snr", type=float, default=10.0)

@@ -20,7 +20,6 @@ import argparse, os, platform, time, tracemalloc
 import numpy as np, pandas as pd
 from epigraph.retrieval import Retriever, GraphIndex, synthetic_kg, node_embeddings
 from epigraph.build import built_kg
-import epigraph.uretrieval, epigraph.hypergraph     # importing them registers "u_retrieval" and "hypergraph"
 
 TARGETS = {"real": 0.010, "synthetic": 0.300}   # PPR-PCST p50 targets, seconds
 

@@ -14,7 +14,6 @@ from .question import Question, parse_question, focus_rows
 from .manifest import MANIFEST_COLUMNS, empty_manifest, graph_manifest, manifest_of
 from .readers import (build_prompt, checked_citations, fact_sentence, option_entities, read_llm, read_offline,
                               write_answer)
-import epigraph.uretrieval, epigraph.hypergraph     # they register the 'u_retrieval' and 'hypergraph' retrievers
 
 # %% auto #0
 __all__ = ['READERS', 'SENTINEL_BASE', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',

@@ -11,7 +11,8 @@ from typing import Callable
 import numpy as np, pandas as pd
 from .schema import evidence_key, CURATED_TIERS
 from .sources import load_pubmedqa, epilepsy_subset, load_bc5cdr, epilepsy_mention_ids
-from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, load_epigraph_peer, ANTISEIZURE_WITHOUT_N03
+from .curated import (load_cpic, antiseizure_pairs, load_genes4epilepsy, load_epigraph_peer,
+                              ANTISEIZURE_WITHOUT_N03)
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
 from .lexicon import CURATED_ALIASES
 from .adapters import GUIDELINE_RULES, name_index, drug_and_condition

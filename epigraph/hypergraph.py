@@ -12,7 +12,7 @@ from .config import get_settings
 from .schema import TIERS, CITATION
 from .schema import evidence_key
 from .retrieval import (Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, seed_indices, edge_table,
-                                approx_tokens, personalized_pagerank, register_retriever)
+                                approx_tokens, personalized_pagerank)
 
 # %% auto #0
 __all__ = ['HYPEREDGE_COLUMNS', 'TIER_ORDER', 'CPIC_SOURCES', 'PHENOTYPE_CATEGORY', 'EVIDENCE_CODES', 'CONSTRAINT_PATTERNS',
@@ -20,7 +20,7 @@ __all__ = ['HYPEREDGE_COLUMNS', 'TIER_ORDER', 'CPIC_SOURCES', 'PHENOTYPE_CATEGOR
            'date_text', 'best_tier', 'cpic_context', 'cpic_hyperedges', 'hpo_term_names', 'hpo_hyperedges',
            'rule_constraints', 'guideline_hyperedges', 'code_version', 'graph_key', 'HyperedgeEncoder',
            'build_hyperedges', 'HypergraphIndex', 'hypergraph_index', 'minmax', 'seed_neighbourhood',
-           'score_hyperedges', 'mmr_select', 'hyperedge_line', 'retrieve_hypergraph']
+           'score_hyperedges', 'mmr_select', 'hyperedge_line', 'retrieve_hypergraph', 'hypergraph_retriever']
 
 # %% ../nbs/11b_hypergraph.ipynb #dc0ab66e
 HYPEREDGE_COLUMNS = ["hyperedge_id", "kind", "members", "roles", "text", "evidence_keys", "key_dates", "tier",
@@ -473,11 +473,10 @@ def _graph_of(R) -> object|None:
         if kg is not None and getattr(kg, "evidence", None) is not None: return kg
     return None
 
-def _hypergraph_retriever(R, query: str, **params) -> Retrieved:
+def hypergraph_retriever(R, query: str, **params) -> Retrieved:
+    "The registered `hypergraph` method: hypergraph retrieval on the Retriever's graph (a KG with evidence)."
     kg = _graph_of(R)
     if kg is None:
         return Retrieved("hypergraph", query, reason="the retriever's graph has no evidence table (build it with Retriever(kg) on a KG with evidence)")
     dims = params.pop("dims", 0)
     return retrieve_hypergraph(R.graph, hypergraph_index(kg, R.graph, dims=dims), query, **params)
-
-_ = register_retriever("hypergraph", _hypergraph_retriever, replace=True)

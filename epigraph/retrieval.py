@@ -21,7 +21,7 @@ __all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'T
            'serialise_paths', 'query_intent', 'with_intent', 'is_chain_question', 'target_types', 'chain_prizes',
            'seed_indices', 'retrieve_ppr_pcst', 'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic',
            'abstract_corpus', 'AbstractIndex', 'retrieve_bm25', 'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline',
-           'register_retriever', 'retriever_names', 'Retriever']
+           'register_retriever', 'retriever_fn', 'retriever_names', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #d2a56022
 SEED_COLUMNS = ["entity_id", "name", "text", "start", "end", "confidence", "method"]
@@ -741,14 +741,29 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
 
 # %% ../nbs/11_retrieval.ipynb #8e63ad4a
 METHODS = ("ppr_pcst", "semantic", "hybrid", "bm25", "baseline")   # the built-in retrievers
-RETRIEVERS: dict = {}   # name -> fn(retriever: Retriever, query: str, **params) -> Retrieved
+RETRIEVERS: dict = {}   # name -> fn(retriever, query, **params) -> Retrieved, or "module:function" until first use
 
 def register_retriever(name: str, fn, replace: bool = False):
     "Make `fn(retriever, query, **params) -> Retrieved` callable as `Retriever(kg)(query, name)`; runners and chapters list it too."
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", name or ""): raise ValueError(f"register_retriever: name {name!r} must be lower-case letters, digits and _")
-    if name in RETRIEVERS and not replace: raise ValueError(f"register_retriever: {name!r} is already registered (pass replace=True to swap it)")
-    if not callable(fn): raise TypeError(f"register_retriever: {name!r} needs a callable, got {type(fn).__name__}")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name or ""):
+        raise ValueError(f"register_retriever: name {name!r} must be lower-case letters, digits and _")
+    if name in RETRIEVERS and not replace:
+        raise ValueError(f"register_retriever: {name!r} is already registered (pass replace=True to swap it)")
+    if not (callable(fn) or isinstance(fn, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", fn)):
+        raise TypeError(f"register_retriever: {name!r} needs a callable or 'module:function', got {fn!r:.60}")
     RETRIEVERS[name] = fn
+    return fn
+
+def retriever_fn(name: str):
+    "The function registered as `name`; one registered as 'module:function' is imported now, on its first use."
+    fn = RETRIEVERS[name]
+    if isinstance(fn, str):
+        import importlib
+        module, attr = fn.split(":")
+        try: fn = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as e:
+            raise ValueError(f"retriever {name!r} is registered as {fn!r}, which cannot be loaded ({type(e).__name__})") from None
+        RETRIEVERS[name] = fn
     return fn
 
 def retriever_names() -> list[str]:
@@ -774,10 +789,13 @@ class Retriever:
     def __call__(self, query: str, method: str = "ppr_pcst", **params) -> Retrieved:
         if not isinstance(query, str): raise TypeError(f"Retriever: the query must be text, got {type(query).__name__}")
         if method not in RETRIEVERS: raise ValueError(f"Retriever: unknown method {method!r}; use one of {', '.join(RETRIEVERS)}")
-        return RETRIEVERS[method](self, query, **params)
+        return retriever_fn(method)(self, query, **params)
 
 register_retriever("ppr_pcst", lambda R, q, **p: retrieve_ppr_pcst(R.graph, q, **p))
 register_retriever("semantic", lambda R, q, **p: retrieve_semantic(R.graph, q, **p))
 register_retriever("hybrid", lambda R, q, **p: retrieve_hybrid(R.graph, q, **p))
 register_retriever("bm25", lambda R, q, **p: retrieve_bm25(R.abstracts, q, **p))
 register_retriever("baseline", lambda R, q, **p: retrieve_baseline(R.baseline, q, **p))
+# retrievers whose modules build on this one: known by name at once, imported when first called
+register_retriever("u_retrieval", "epigraph.uretrieval:u_retrieval")
+register_retriever("hypergraph", "epigraph.hypergraph:hypergraph_retriever")

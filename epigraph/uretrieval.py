@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 import scipy.sparse as sp
 from .config import get_settings
 from .schema import evidence_keys
-from .retrieval import (GraphIndex, Retrieved, Retriever, register_retriever, retriever_names, link_seeds, format_hop, cut_to_budget,
+from .retrieval import (GraphIndex, Retrieved, Retriever, retriever_names, link_seeds, format_hop, cut_to_budget,
                                 approx_tokens, node_embeddings, SEED_COLUMNS, NODE_COLUMNS, EDGE_COLUMNS,
                                 seed_indices, edge_table, table_of)
 
@@ -404,5 +404,3 @@ def u_retrieval(R: Retriever, query: str, kg=None, **params) -> Retrieved:
             return Retrieved("u_retrieval", query, reason="u_retrieval needs the graph's tables (entities with layers, evidence): pass kg=…", params=params)
         u_index(gi, tables)
     return retrieve_u(gi._u_index, query, **params)
-
-register_retriever("u_retrieval", u_retrieval, replace=True)

@@ -2,8 +2,9 @@
 import time, tracemalloc, warnings
 import numpy as np, pandas as pd, pytest
 warnings.filterwarnings("ignore")
-from epigraph.eeg import (BIPOLAR_NAMES, CLASSES, MONTAGES, EEGIndex, EEGInputError, dtw, dtw_many, lb_keogh, prepare,
-                          read_edf, read_edf_header, spectral_vector, synthetic_recording, write_edf)
+from epigraph.eeg import (BIPOLAR_NAMES, CLASSES, MONTAGES, EEGInputError, prepare, read_edf, read_edf_header,
+                          synthetic_recording, write_edf)
+from epigraph.eeg_analysis import EEGIndex, dtw, dtw_many, lb_keogh, spectral_vector
 
 @pytest.fixture(scope="module")
 def edf(tmp_path_factory):
