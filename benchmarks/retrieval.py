@@ -18,7 +18,8 @@ every graph retriever has seeds to start from.
 from __future__ import annotations
 import argparse, os, platform, time, tracemalloc
 import numpy as np, pandas as pd
-from epigraph.retrieval import Retriever, GraphIndex, synthetic_kg, node_embeddings
+from epigraph.retrieval import Retriever, GraphIndex, synthetic_kg
+from epigraph.baselines import node_embeddings
 from epigraph.build import built_kg
 
 TARGETS = {"real": 0.010, "synthetic": 0.300}   # PPR-PCST p50 targets, seconds

@@ -4,31 +4,24 @@
 
 # %% ../nbs/13_bench.ipynb #f15e2d97
 from __future__ import annotations
-import hashlib, json, re
+import hashlib, re
 from dataclasses import dataclass, field, asdict, replace
 from functools import lru_cache
 from typing import Callable
 import numpy as np, pandas as pd
-from .schema import evidence_key, CURATED_TIERS
-from .sources import load_pubmedqa, epilepsy_subset, load_bc5cdr, epilepsy_mention_ids
-from .curated import (load_cpic, antiseizure_pairs, load_genes4epilepsy, load_epigraph_peer,
-                              ANTISEIZURE_WITHOUT_N03)
+from .schema import evidence_key
+from .sources import load_pubmedqa, load_bc5cdr
+from .curated import load_cpic, load_genes4epilepsy, load_epigraph_peer, ANTISEIZURE_WITHOUT_N03
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
 from .lexicon import CURATED_ALIASES
-from .adapters import GUIDELINE_RULES, name_index, drug_and_condition
+from .adapters import GUIDELINE_RULES, name_index
 from .build import built_kg
-from .temporal import (guideline_versions, guideline_in_force, gene_intervals, genes_as_of,
-                               onset_anchor_table, onset_annotations)
 
 # %% auto #0
-__all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'NAMED_FOR', 'PATIENTS',
-           'NOT_BUILT', 'WITHHELD', 'HELD_WITH', 'Item', 'split_of', 'item_rng', 'register_task', 'task_names',
-           'check_items', 'build_task', 'items_frame', 'bench_kg', 'loaded', 'triplet_keys', 'triplets_between',
-           'antiseizure_drugs', 'pick', 'choice_item', 'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items',
-           'disease_phenotype_items', 'syndrome_treatment_items', 'drug_event_items', 'build_graph_mc', 'named_for',
-           'genotype_avoid_items', 'chain_items', 'pgx_pair_items', 'build_precision', 'build_constraints',
-           'build_drug_induced', 'guideline_items', 'g4e_items', 'build_temporal', 'build_clinical_course',
-           'source_record', 'coverage', 'withholding']
+__all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'NOT_BUILT', 'WITHHELD', 'HELD_WITH', 'Item', 'split_of', 'item_rng',
+           'register_task', 'task_builder', 'task_names', 'check_items', 'build_task', 'items_frame', 'bench_kg',
+           'loaded', 'triplet_keys', 'triplets_between', 'antiseizure_drugs', 'pick', 'choice_item', 'source_record',
+           'coverage', 'withholding']
 
 # %% ../nbs/13_bench.ipynb #d30fd965
 TUNE_SHARE = 0.2
@@ -60,11 +53,26 @@ def item_rng(seed: int, *key) -> np.random.Generator:
     return np.random.default_rng([int(seed), int(_hash(*key)[:12], 16)])
 
 # %% ../nbs/13_bench.ipynb #0ce9c516
-TASKS: dict[str, tuple[Callable, str]] = {}
+TASKS: dict[str, tuple[Callable|str, str]] = {}   # name -> (builder, or "module:function" until first use; description)
 
-def register_task(name: str, builder: Callable, description: str = "") -> None:
-    "Register `builder(seed=0, **params) -> list[Item]` under `name` (a later registration replaces it)."
+def register_task(name: str, builder: Callable|str, description: str = "") -> None:
+    "Register `builder(seed=0, **params) -> list[Item]` (or its `'module:function'`) under `name`; a later one replaces it."
+    if not (callable(builder) or isinstance(builder, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", builder)):
+        raise TypeError(f"register_task: {name!r} needs a callable or 'module:function', got {builder!r:.60}")
     TASKS[name] = (builder, description)
+
+def task_builder(name: str) -> Callable:
+    "The builder of task `name`; one registered as 'module:function' is imported now, on its first use."
+    if name not in TASKS: raise KeyError(f"task {name!r} is not registered — known tasks: {', '.join(TASKS)}")
+    builder, description = TASKS[name]
+    if isinstance(builder, str):
+        import importlib
+        module, attr = builder.split(":")
+        try: builder = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as e:
+            raise ValueError(f"task {name!r} is registered as {TASKS[name][0]!r}, which cannot be loaded ({type(e).__name__})") from None
+        TASKS[name] = (builder, description)
+    return builder
 
 def task_names() -> list[str]:
     "The registered task names, in registration order."
@@ -87,8 +95,7 @@ def check_items(items: list[Item]) -> list[Item]:
 
 def build_task(name: str, seed: int = 0, **params) -> list[Item]:
     "Build the items of task `name` with `seed`; each gets its split from its group; checked before returning."
-    if name not in TASKS: raise KeyError(f"task {name!r} is not registered — known tasks: {', '.join(TASKS)}")
-    items = TASKS[name][0](seed=seed, **params)
+    items = task_builder(name)(seed=seed, **params)
     for it in items: it.split = split_of(it.meta.get("group", it.item_id))
     return check_items(items)
 
@@ -96,6 +103,22 @@ def items_frame(items: list[Item]) -> pd.DataFrame:
     "The items as a table, one row each (lists and dicts kept as Python objects)."
     cols = list(Item.__dataclass_fields__)
     return pd.DataFrame([asdict(i) for i in items], columns=cols)
+
+# the EpiBench tasks (notebook 13c_tasks), known by name at once, built by the module that is imported on first use
+register_task("t1_pubmedqa", "epigraph.tasks:build_pubmedqa",
+              "PubMedQA expert-labelled epilepsy items, yes/no/maybe, gold PMID")
+register_task("t1_graph_mc", "epigraph.tasks:build_graph_mc",
+              "4-option questions from graph facts, distractors of the same type not linked in the graph")
+register_task("t3_precision", "epigraph.tasks:build_precision",
+              "4-option ASM choices from CPIC pairs, genotype rules and gene→syndrome→drug chains")
+register_task("t4_constraints", "epigraph.tasks:build_constraints",
+              "ASM recommendation under sex/childbearing and genotype constraints from the guideline rules")
+register_task("drug_induced", "epigraph.tasks:build_drug_induced",
+              "Does X cause seizures? BC5CDR CID yes items and matched co-mention no items, cite PMIDs")
+register_task("temporal", "epigraph.tasks:build_temporal",
+              "As-of-date questions: CPIC guideline versions in force, supersession, Genes4Epilepsy release membership")
+register_task("clinical_course", "epigraph.tasks:build_clinical_course",
+              "HPO onset windows and the order of feature onsets per disease")
 
 # %% ../nbs/13_bench.ipynb #8a0a28cf
 @lru_cache(maxsize=1)
@@ -175,510 +198,6 @@ def choice_item(task: str, kind: str, key: tuple, question: str, gold: str, dist
                 options=[label(o) for o in opts], option_ids=[o if ids else None for o in opts], answer=label(gold),
                 answer_index=opts.index(gold), gold_evidence=sorted(set(gold_evidence)), provenance=provenance, kind=kind, meta=meta)
 
-# %% ../nbs/13_bench.ipynb #df0ce1b9
-YES_NO_MAYBE = ["yes", "no", "maybe"]
-
-def build_pubmedqa(seed: int = 0, epilepsy_only: bool = True) -> list[Item]:
-    "PubMedQA items (the epilepsy subset by default): question, yes/no/maybe, gold PMID."
-    qa = loaded("pubmedqa")
-    it = qa["items"]
-    if epilepsy_only: it = it[it.pmid.isin(epilepsy_subset(qa))]
-    out = []
-    for r in it.sort_values("pmid").itertuples(index=False):
-        out.append(Item(task="t1_pubmedqa", item_id=f"t1_pubmedqa:{r.pmid}", question=r.question, options=list(YES_NO_MAYBE),
-                        option_ids=[None] * 3, answer=r.final_decision, answer_index=YES_NO_MAYBE.index(r.final_decision),
-                        gold_evidence=[f"PMID:{r.pmid}"], kind="yes_no_maybe",
-                        provenance=dict(source="pubmedqa", record_id=str(r.pmid), pubmedqa_split=r.split, year=int(r.year)),
-                        meta=dict(group=f"pubmedqa|{r.pmid}", contexts=list(r.contexts), long_answer=r.long_answer)))
-    return out
-
-register_task("t1_pubmedqa", build_pubmedqa, "PubMedQA expert-labelled epilepsy items, yes/no/maybe, gold PMID")
-
-# %% ../nbs/13_bench.ipynb #a24542db
-HP_ABNORMALITY = "HP:0000118"
-
-def _ancestors(parents: dict[str, list[str]]) -> dict[str, set[str]]:
-    "Transitive ancestors of every term of a parents map."
-    memo: dict[str, set[str]] = {}
-    def up(t, stack=()):
-        if t in memo: return memo[t]
-        out = set()
-        for p in parents.get(t, []):
-            if p in stack: continue
-            out |= {p} | up(p, stack + (t,))
-        memo[t] = out
-        return out
-    for t in parents: up(t)
-    return memo
-
-MIN_NAME = 4   # a chemical known only by a shorter name or mention ("be", "BE") is too ambiguous to ask about
-
-def seizure_disease_ids() -> set[str]:
-    "MeSH ids BC5CDR itself uses for seizure or epilepsy mentions (`epilepsy_mention_ids`)."
-    return epilepsy_mention_ids(loaded("bc5cdr-train")["mentions"])
-
-# %% ../nbs/13_bench.ipynb #f03c2ac8
-def _graph_mc_item(kg, kind, start, gold, distractors, question, rng, meta=None, contraindicated=None) -> Item:
-    name = kg.entities.set_index("entity_id").name
-    held = triplets_between(kg, start, gold)
-    ev = kg.evidence[kg.evidence.triplet_id.isin(held)].sort_values(["source", "record_id"])
-    first = ev.iloc[0]
-    return choice_item("t1_graph_mc", kind, (start, gold), question, gold, distractors, lambda i: str(name[i]), rng,
-                       triplet_keys(kg, held), dict(source=first.source, record_id=first.record_id, triplet_ids=held),
-                       dict(held_out=held, question_entity=start, **(meta or {})), contraindicated=contraindicated)
-
-def _sample_starts(starts, rng, n):
-    starts = sorted(starts); rng.shuffle(starts)
-    return starts
-
-def gene_disease_items(kg, seed, n) -> list[Item]:
-    t = _visible(kg); e = kg.entities
-    name, typ = dict(zip(e.entity_id, e.name.astype(str).str.lower())), dict(zip(e.entity_id, e.type))
-    cg = t[(t.predicate == "caused_by_gene") & ~t["head"].str.startswith("CURATED:")]
-    by_gene = cg.groupby("tail")["head"].agg(set)
-    pool = set(cg["head"]); out = []
-    for g in _sample_starts(by_gene.index, np.random.default_rng(seed), n):
-        sym = name[g]; rng = item_rng(seed, "gene_disease", g)
-        golds = sorted(d for d in by_gene[g] if sym not in name[d])
-        if not golds: continue
-        gold = golds[rng.integers(len(golds))]
-        cands = [d for d in pool - by_gene[g] if typ[d] == typ[gold] and sym not in name[d]]
-        d = pick(rng, cands, 3)
-        if d: out.append(_graph_mc_item(kg, "gene_disease", g, gold, d, f"Variants in the gene {kg.entities.set_index('entity_id').name[g]} cause which of these diseases?", rng))
-        if len(out) == n: break
-    return out
-
-def disease_phenotype_items(kg, seed, n) -> list[Item]:
-    t = _visible(kg); E = kg.entities.set_index("entity_id")
-    hp = E[E.index.str.startswith("HP:")]
-    anc = _ancestors({i: list(p) for i, p in zip(hp.index, hp.parents)})
-    abnormal = {i for i, a in anc.items() if HP_ABNORMALITY in a}
-    cb = t[(t.predicate == "characterized_by") & t["tail"].isin(abnormal)]
-    gold_cb = cb[cb.tier == "GOLD"]
-    all_of = cb.groupby("head")["tail"].agg(set)
-    golds_of = gold_cb.groupby("head")["tail"].agg(lambda s: sorted(set(s)))
-    pool = sorted(set(cb["tail"])); out = []
-    for dz in _sample_starts(golds_of.index, np.random.default_rng(seed + 1), n):
-        rng = item_rng(seed, "disease_phenotype", dz)
-        true = all_of[dz]
-        related = set(true) | {a for p in true for a in anc.get(p, ())}        # ancestors of true terms are true
-        desc = {p for p in pool if anc.get(p, set()) & true}                   # descendants of true terms: too close
-        gold = golds_of[dz][rng.integers(len(golds_of[dz]))]
-        d = pick(rng, [p for p in pool if p not in related and p not in desc], 3)
-        if d: out.append(_graph_mc_item(kg, "disease_phenotype", dz, gold, d,
-                                        f"Which of these clinical features is characteristic of {E.name[dz]}?", rng))
-        if len(out) == n: break
-    return out
-
-# %% ../nbs/13_bench.ipynb #8acb6e0c
-def syndrome_treatment_items(kg, seed, n, variants: int = 2) -> list[Item]:
-    t = _visible(kg); E = kg.entities.set_index("entity_id")
-    asm_ids = set(antiseizure_drugs(kg).entity_id.dropna())
-    fl = t[(t.predicate == "first_line_for") & t.tier.isin(CURATED_TIERS) & t["head"].isin(asm_ids)]
-    harm = t[t.predicate.isin(["aggravates", "contraindicated_with"])]
-    helps_other = pd.concat([t[t.predicate == "treated_with"][["tail", "head"]].set_axis(["drug", "condition"], axis=1),
-                             t[t.predicate == "first_line_for"][["head", "tail"]].set_axis(["drug", "condition"], axis=1)])
-    out = []
-    for r in fl.sort_values(["tail", "head"]).itertuples():
-        s, drug = r.tail, r.head
-        linked = set(t[(t["head"] == s) | (t["tail"] == s)][["head", "tail"]].values.ravel())
-        harmful = sorted(set(harm[harm["tail"] == s]["head"]))
-        others = helps_other[(helps_other.condition != s) & ~helps_other.drug.isin(asm_ids | linked)]
-        others = others[~others.condition.map(lambda c: bool(re.search(r"epilep|seizure|convuls|spasm", str(E.name.get(c, "")), re.I)))]
-        for v in range(variants):
-            rng = item_rng(seed, "syndrome_treatment", s, drug, v)
-            k = min(len(harmful), int(rng.integers(1, 3))) if harmful else 0
-            d = pick(rng, harmful, k) + pick(rng, set(others.drug), 3 - k)
-            if len(d) < 3: continue
-            it = _graph_mc_item(kg, "syndrome_treatment", s, drug, d,
-                                f"Which of these drugs does the guideline name as a treatment for {E.name[s]}?", rng,
-                                contraindicated=harmful)
-            it.item_id, it.meta["variant"] = f"{it.item_id}-{v}", v
-            out.append(it)
-        if len(out) >= n: break
-    return out[:n]
-
-def drug_event_items(kg, seed, n) -> list[Item]:
-    t = _visible(kg); E = kg.entities.set_index("entity_id")
-    asm_ids = set(antiseizure_drugs(kg).entity_id.dropna()); seiz = seizure_disease_ids()
-    ind = t[(t.predicate == "induces") & (t.tail_layer == "L5")]
-    by_drug = ind.groupby("head")["tail"].agg(set)
-    relevant = ind[ind["head"].isin(asm_ids) | ind["tail"].isin(seiz)]
-    facts = sorted(set(zip(relevant["head"], relevant["tail"])))
-    np.random.default_rng(seed + 3).shuffle(facts)
-    pool = set(ind["tail"]); out, used = [], set()
-    for drug, gold in facts:
-        if drug in used or len(str(E.name[drug])) < MIN_NAME: continue
-        rng = item_rng(seed, "drug_event", drug, gold)
-        d = pick(rng, pool - by_drug[drug] - {drug}, 3)
-        if not d: continue
-        used.add(drug)
-        out.append(_graph_mc_item(kg, "drug_event", drug, gold, d, f"Which of these adverse events can {E.name[drug]} induce?", rng,
-                                  meta=dict(closed_world="distractors are events the corpus never annotates as induced by this drug")))
-        if len(out) == n: break
-    return out
-
-def build_graph_mc(seed: int = 0, n_per_kind: int = 40, kg=None) -> list[Item]:
-    "4-option items from graph facts (gene→disease, disease→phenotype, syndrome→treatment, drug→event), gold edges in `held_out`."
-    kg = kg or bench_kg()
-    return (gene_disease_items(kg, seed, n_per_kind) + disease_phenotype_items(kg, seed, n_per_kind)
-            + syndrome_treatment_items(kg, seed, n_per_kind) + drug_event_items(kg, seed, n_per_kind))
-
-register_task("t1_graph_mc", build_graph_mc, "4-option questions from graph facts, distractors of the same type not linked in the graph")
-
-# %% ../nbs/13_bench.ipynb #c86d820c
-def _rule_edges(kg) -> pd.DataFrame:
-    "Helps/harms edges of the guideline rules (GUIDELINE or GOLD tier): drug, predicate, condition, triplet id."
-    t = _visible(kg)
-    r = t[t.sources.map(lambda s: "guideline-rules" in s) & t.tier.isin(CURATED_TIERS)]
-    drug, cond = drug_and_condition(r)
-    return pd.DataFrame(dict(drug=drug, predicate=r.predicate.to_numpy(), condition=cond, triplet_id=r.triplet_id.to_numpy()))
-
-def _asm_pool(kg) -> list[str]:
-    a = antiseizure_drugs(kg)
-    return sorted(a[a.in_pool].entity_id)
-
-def _label(kg) -> Callable:
-    name = kg.entities.set_index("entity_id").name
-    return lambda i: str(name[i]).lower() if str(name[i]).istitle() else str(name[i])
-
-def _rule_provenance(kg, triplet_id) -> dict:
-    ev = kg.evidence[(kg.evidence.triplet_id == triplet_id) & (kg.evidence.source == "guideline-rules")].iloc[0]
-    return dict(source=ev.source, record_id=ev.record_id, triplet_ids=[triplet_id])
-
-NAMED_FOR = ("first_line_for", "treated_with")     # rule relations that name a drug for a syndrome (first line, add-on)
-
-def named_for(kg) -> dict[str, set[str]]:
-    "Syndrome → ASMs a guideline rule names for it: the first-line or add-on drug and any ASM its statement names."
-    a = antiseizure_drugs(kg); a = a[a.entity_id.notna()]
-    names = {n: i for n, i in zip(a.name, a.entity_id)}
-    names.update({alias.lower(): names[target.lower()] for alias, target, *_ in CURATED_ALIASES if target.lower() in names and len(alias) > 3})
-    ev = kg.evidence[kg.evidence.source == "guideline-rules"]
-    t = _visible(kg).set_index("triplet_id")
-    ev = ev[ev.triplet_id.isin(t.index)]
-    r = t.loc[ev.triplet_id]
-    out: dict[str, set[str]] = {}
-    for rec, pred, drug, syndrome in zip(ev.record_id, r.predicate, *drug_and_condition(r)):
-        if pred not in NAMED_FOR: continue
-        text = GUIDELINE_RULES.statement.iloc[int(rec.split(":")[1]) - 1].lower()
-        out.setdefault(syndrome, set()).update({drug} | {i for n, i in names.items() if re.search(rf"\b{re.escape(n)}\b", text)})
-    return out
-
-# %% ../nbs/13_bench.ipynb #d19c8198
-def genotype_avoid_items(kg, seed, variants: int = 3) -> list[Item]:
-    rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
-    E = kg.entities.set_index("entity_id")
-    geno = rules[(rules.predicate == "contraindicated_with") & rules.condition.map(lambda c: E.type.get(c) == "variant")]
-    out = []
-    for r in geno.sort_values(["condition", "drug"]).itertuples():
-        bad = set(geno[geno.condition == r.condition].drug)
-        for v in range(variants):
-            rng = item_rng(seed, "avoid", r.condition, r.drug, v)
-            d = pick(rng, [p for p in pool if p not in bad], 3)
-            it = choice_item("t3_precision", "avoid", (r.condition, r.drug, v), f"A patient who has not taken it before carries "
-                             f"{E.name[r.condition]}. Which of these antiseizure medications should not be started?", r.drug, d, label,
-                             rng, triplet_keys(kg, [r.triplet_id]), _rule_provenance(kg, r.triplet_id),
-                             dict(group=f"t3|avoid|{r.condition}|{r.drug}", genotype=E.name[r.condition], variant=v,
-                                  basis="guideline rule contraindicated_with"), contraindicated=bad)
-            out.append(it)
-    return out
-
-def _syndrome_genes(kg, syndromes) -> pd.DataFrame:
-    t = _visible(kg)
-    cg = t[(t.predicate == "caused_by_gene") & t["head"].isin(set(syndromes))]
-    return pd.DataFrame(dict(syndrome=cg["head"], gene=cg["tail"], triplet_id=cg.triplet_id)).sort_values(["syndrome", "gene"])
-
-def chain_items(kg, seed, kind: str) -> list[Item]:
-    "avoid: gene → syndrome → aggravating drug; recommend: gene → syndrome → drug the rules name for it."
-    rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
-    E = kg.entities.set_index("entity_id")
-    helps = rules[rules.predicate.isin(NAMED_FOR)]; harms = rules[rules.predicate == "aggravates"]
-    target = harms if kind == "avoid" else helps
-    named = named_for(kg)
-    out = []
-    for sg in _syndrome_genes(kg, target.condition).itertuples():
-        good = named.get(sg.syndrome, set()); bad = set(harms[harms.condition == sg.syndrome].drug)
-        for r in target[target.condition == sg.syndrome].sort_values("drug").itertuples():
-            rng = item_rng(seed, kind, sg.gene, r.drug)
-            if kind == "avoid":      # distractors: drugs the rules name for this syndrome (safe by the sources, and in practice)
-                d = pick(rng, good - bad, 3)
-                q = f"A child with a pathogenic {E.name[sg.gene]} variant has {E.name[sg.syndrome]}. Which of these antiseizure medications should be avoided?"
-            else:                    # distractors: the syndrome's aggravating drugs, then ASMs the rules do not name for it
-                neutral = [p for p in pool if p not in good | bad]
-                k = min(len(bad), max(3 - len(neutral), int(rng.integers(1, 3))))
-                d = pick(rng, bad, k) + pick(rng, neutral, 3 - k)
-                q = (f"A patient with a pathogenic {E.name[sg.gene]} variant has {E.name[sg.syndrome]}. Which of these antiseizure medications "
-                     f"does the guideline name for {E.name[sg.syndrome]}?")
-            if len(d) < 3: continue
-            keys = triplet_keys(kg, [sg.triplet_id, r.triplet_id])
-            out.append(choice_item("t3_precision", kind, (sg.gene, sg.syndrome, r.drug), q, r.drug, d, label, rng, keys,
-                                   _rule_provenance(kg, r.triplet_id),
-                                   dict(group=f"t3|{kind}|{sg.gene}|{sg.syndrome}|{r.drug}", chain=[sg.gene, sg.syndrome, r.drug],
-                                        chain_triplets=[sg.triplet_id, r.triplet_id], basis=f"guideline rule {r.predicate}"),
-                                   contraindicated=bad))
-    return out
-
-def pgx_pair_items(kg, seed, variants: int = 2) -> list[Item]:
-    pool, label = _asm_pool(kg), _label(kg)
-    E = kg.entities.set_index("entity_id")
-    t = _visible(kg); gd = t[t.predicate == "gene_drug_interaction"]
-    cpic = loaded("cpic"); pairs = antiseizure_pairs(cpic)
-    paired = gd.groupby("head")["tail"].agg(set)
-    out = []
-    for r in gd[gd["tail"].isin(pool)].sort_values(["head", "tail"]).itertuples():
-        p = pairs[(pairs.hgnc_id == r.head) & (pairs.drug_name == E.name[r.tail].lower())].sort_values("line").iloc[0]
-        for v in range(variants):
-            rng = item_rng(seed, "pgx_pair", r.head, r.tail, v)
-            d = pick(rng, [x for x in pool if x not in paired[r.head]], 3)
-            if len(d) < 3: continue
-            out.append(choice_item("t3_precision", "pgx_pair", (r.head, r.tail, v),
-                                   f"Which of these antiseizure medications does CPIC list as a gene–drug pair with {E.name[r.head]}?",
-                                   r.tail, d, label, rng, triplet_keys(kg, [r.triplet_id]),
-                                   dict(source=p.source, record_id=f"{p.file}:{p.line}", triplet_ids=[r.triplet_id]),
-                                   dict(group=f"t3|pgx|{r.head}|{r.tail}", gene=E.name[r.head], cpic_level=p.cpic_level,
-                                        pgx_testing=p.pgx_testing if isinstance(p.pgx_testing, str) else None, variant=v),
-                                   contraindicated=()))
-    return out
-
-def build_precision(seed: int = 0, kg=None) -> list[Item]:
-    "T3: avoid (genotype rules, gene→syndrome→aggravating drug), recommend (gene→syndrome→named drug), CPIC pairs."
-    kg = kg or bench_kg()
-    return genotype_avoid_items(kg, seed) + chain_items(kg, seed, "avoid") + chain_items(kg, seed, "recommend") + pgx_pair_items(kg, seed)
-
-register_task("t3_precision", build_precision, "4-option ASM choices from CPIC pairs, genotype rules and gene→syndrome→drug chains")
-
-# %% ../nbs/13_bench.ipynb #67d9a957
-PATIENTS = [  # (key, text, condition entity whose contraindications apply or None)
-    ("male", "A man", None),
-    ("female-childbearing", "A woman who is able to become pregnant", "CURATED:women-of-childbearing-potential"),
-    ("female-not-childbearing", "A woman who cannot become pregnant", None)]
-
-def _genotypes(kg) -> list[tuple[str|None, str]]:
-    E = kg.entities.set_index("entity_id")
-    r = _rule_edges(kg)
-    ids = sorted({c for c in r.condition if E.type.get(c) == "variant"})
-    return [(None, "")] + [(i, f" and carries {E.name[i]}") for i in ids]
-
-def build_constraints(seed: int = 0, kg=None) -> list[Item]:
-    "T4: recommend an ASM for a syndrome under sex/childbearing and genotype constraints (guideline rules)."
-    kg = kg or bench_kg()
-    rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
-    E = kg.entities.set_index("entity_id")
-    helps, harms = rules[rules.predicate == "first_line_for"], rules[rules.predicate.isin(["aggravates", "contraindicated_with"])]
-    named_all = named_for(kg)
-    out = []
-    for s in sorted(set(helps.condition)):
-        golds, named = set(helps[helps.condition == s].drug), named_all.get(s, set())
-        for pkey, ptext, pcond in PATIENTS:
-            for gid, gtext in _genotypes(kg):
-                conds = {s} | {c for c in (pcond, gid) if c}
-                bad = set(harms[harms.condition.isin(conds)].drug)
-                for gold in sorted(golds - bad):
-                    rng = item_rng(seed, "t4", s, pkey, gid, gold)
-                    traps = sorted(bad)
-                    neutral = [p for p in pool if p not in named | bad]
-                    k = min(len(traps), max(3 - len(neutral), 2))
-                    d = pick(rng, traps, k) + pick(rng, neutral, 3 - k)
-                    if len(d) < 3: continue
-                    g_tid = helps[(helps.condition == s) & (helps.drug == gold)].triplet_id.iloc[0]
-                    safety = harms[harms.condition.isin(conds) & harms.drug.isin(d)].triplet_id.tolist()
-                    q = (f"{ptext} has {E.name[s]}{gtext}. Which of these antiseizure medications does the guideline name for "
-                         f"{E.name[s]} that is not advised against for this patient?")
-                    out.append(choice_item("t4_constraints", "recommend", (s, pkey, gid, gold), q, gold, d, label, rng,
-                                           triplet_keys(kg, [g_tid]), _rule_provenance(kg, g_tid),
-                                           dict(group=f"t4|{s}|{pkey}|{gid}", constraints=dict(syndrome=s, patient=pkey,
-                                                childbearing_potential=pkey == "female-childbearing", genotype=gid, age=None, comedication=None),
-                                                rule_triplets=[g_tid] + safety, safety_evidence=triplet_keys(kg, safety) if safety else []),
-                                           contraindicated=bad))
-    return out
-
-register_task("t4_constraints", build_constraints, "ASM recommendation under sex/childbearing and genotype constraints from the guideline rules")
-
-# %% ../nbs/13_bench.ipynb #f6218769
-def _chem_names(mentions: pd.DataFrame, kg) -> dict[str, str]:
-    "Chemical id → the graph's name, else the MeSH label, else the most common mention text."
-    label = dict(zip(*loaded("mesh")["descriptors"][["id", "label"]].T.values))
-    graph = dict(zip(kg.entities.entity_id, kg.entities.name))
-    common = mentions.groupby("mesh_ids").text.agg(lambda s: s.value_counts().index[0])
-    return {i: graph.get(i) or label.get(i) or common.get(i, i) for i in set(mentions.mesh_ids)}
-
-def build_drug_induced(seed: int = 0, max_cites: int = 3, kg=None) -> list[Item]:
-    "Yes/no: does a chemical induce seizures (BC5CDR CID), with the abstracts as gold evidence; 'no' items matched in number."
-    kg = kg or bench_kg()
-    bc = loaded("bc5cdr-train")          # the training file holds the development abstracts too (02_sources)
-    seiz = seizure_disease_ids()
-    rel, m = bc["relations"], bc["mentions"].explode("mesh_ids").dropna(subset=["mesh_ids"])
-    m = m[m.mesh_ids != "-1"]
-    names = _chem_names(m[m.type == "Chemical"], kg)
-    yes = rel[rel.disease.isin(seiz)].groupby("chemical").pmid.agg(lambda s: sorted(set(s)))
-    yes = yes[yes.index.map(lambda c: len(str(names.get(c, ""))) >= MIN_NAME)]
-    t = _visible(kg); induced_in_graph = set(t[(t.predicate == "induces") & t["tail"].isin(seiz)]["head"])
-    seiz_docs = set(m[(m.type == "Disease") & m.mesh_ids.isin(seiz)].pmid)
-    cooc = m[(m.type == "Chemical") & m.pmid.isin(seiz_docs)].groupby("mesh_ids").pmid.agg(lambda s: sorted(set(s)))
-    no = cooc[~cooc.index.isin(induced_in_graph | set(rel[rel.disease.isin(seiz)].chemical))]
-    no = no[no.index.map(lambda c: len(str(names.get(c, ""))) >= MIN_NAME)]
-    rng = np.random.default_rng(seed)
-    no_ids = sorted(no.index); no_ids = [no_ids[i] for i in sorted(rng.choice(len(no_ids), size=min(len(yes), len(no_ids)), replace=False))]
-    out = []
-    for chem, pmids, ans in [(c, yes[c], "yes") for c in sorted(yes.index)] + [(c, no[c], "no") for c in no_ids]:
-        cites = pmids[:max_cites]
-        tids = sorted(t[(t.predicate == "induces") & (t["head"] == chem) & t["tail"].isin(seiz)].triplet_id)
-        out.append(Item(task="drug_induced", item_id=f"drug_induced:{chem}", kind="yes_no",
-                        question=f"Do the PubMed abstracts that mention {names[chem]} together with seizures report that it causes "
-                                 f"seizures? Answer yes or no and cite the abstracts.",
-                        options=["yes", "no"], option_ids=[None, None], answer=ans, answer_index=["yes", "no"].index(ans),
-                        gold_evidence=[f"PMID:{p}" for p in cites],
-                        provenance=dict(source="bc5cdr-train", record_id=f"PMID:{cites[0]}", pmids=pmids, chemical=chem),
-                        meta=dict(group=f"drug_induced|{chem}", chemical=chem, triplet_ids=tids,
-                                  closed_world=None if ans == "yes" else "no CID to a seizure disease in any BC5CDR abstract")))
-    return out
-
-register_task("drug_induced", build_drug_induced, "Does X cause seizures? BC5CDR CID yes items and matched co-mention no items, cite PMIDs")
-
-# %% ../nbs/13_bench.ipynb #ea3e146c
-def _date_in(rng, start: pd.Timestamp, end: pd.Timestamp) -> pd.Timestamp:
-    days = (end - start).days
-    return start + pd.Timedelta(days=int(rng.integers(max(days, 1))))
-
-def guideline_items(seed: int, per_interval: int = 2) -> list[Item]:
-    cpic = loaded("cpic"); versions = guideline_versions(cpic)
-    horizon = cpic["change_log"].date.max()
-    asm_names = set(_asm_names())
-    out = []
-    for gid, v in versions.groupby("guideline_id"):
-        v = v.sort_values("version")
-        drugs = sorted(set().union(*v.drugs) & asm_names)
-        if not drugs: continue
-        label = {int(p): f"{t} ({d:%Y}; PMID {int(p)})" for p, t, d in zip(v.pmid, v.title, v.valid_from)}
-        none = "No CPIC guideline covered it yet"
-        bounds = [v.valid_from.min() - pd.DateOffset(years=3)] + list(v.valid_from) + [horizon]
-        for drug in drugs:
-            for i, (a, b) in enumerate(zip(bounds, bounds[1:])):
-                for k in range(per_interval):
-                    rng = item_rng(seed, "in_force", gid, drug, i, k)
-                    day = _date_in(rng, a, b)
-                    now = guideline_in_force(v, day, drug=drug)
-                    gold = int(now.pmid.iloc[0]) if len(now) else none
-                    opts = [int(p) for p in v.pmid]
-                    cite = gold if len(now) else int(v[v.drugs.map(lambda ds: drug in ds)].sort_values("valid_from").pmid.iloc[0])
-                    rec = v[v.pmid == cite].iloc[0]
-                    out.append(choice_item("temporal", "guideline_in_force", (gid, drug, day.date()),
-                        f"As of {day:%Y-%m-%d}, which CPIC publication was the current guideline for {drug}?", gold,
-                        [o for o in opts + [none] if o != gold], lambda o: label.get(o, o), rng, [f"PMID:{cite}"],
-                        dict(source=rec.source, record_id=str(cite), line=int(rec.line)),
-                        dict(group=f"temporal|cpic|{gid}|{drug}|{i}", as_of=f"{day:%Y-%m-%d}", guideline=rec.guideline, drug=drug),
-                        contraindicated=None, ids=False))
-        for a, b in zip(v.itertuples(), list(v.itertuples())[1:]):
-            rng = item_rng(seed, "superseded", a.pmid)
-            others = [int(p) for p in versions[versions.guideline_id.isin(
-                versions[versions.drugs.map(lambda ds: bool(set(ds) & asm_names))].guideline_id)].pmid if int(p) not in (a.pmid, b.pmid)]
-            opts = others + ["It has not been superseded"]
-            d = pick(rng, opts, 3)
-            lab = lambda o: o if isinstance(o, str) else f"{versions.set_index('pmid').title[o]} ({versions.set_index('pmid').valid_from[o]:%Y}; PMID {o})"
-            rec = v[v.pmid == b.pmid].iloc[0]
-            out.append(choice_item("temporal", "superseded_by", (a.pmid,), f"Which publication superseded the CPIC guideline paper "
-                                   f"'{a.title}' ({a.valid_from:%Y}; PMID {int(a.pmid)})?", int(b.pmid), d, lab, rng,
-                                   [f"PMID:{int(b.pmid)}", f"PMID:{int(a.pmid)}"], dict(source=rec.source, record_id=str(int(b.pmid)), line=int(rec.line)),
-                                   dict(group=f"temporal|supersede|{a.pmid}", guideline=a.guideline, as_of=f"{b.valid_from:%Y-%m-%d}"),
-                                   contraindicated=None, ids=False))
-    return out
-
-# %% ../nbs/13_bench.ipynb #0e5fb6ee
-def g4e_items(seed: int, kg, per_release: int = 5) -> list[Item]:
-    g4e = loaded("genes4epilepsy"); genes = g4e["genes"]
-    iv = gene_intervals(g4e)
-    dates = sorted(genes.release_date.unique())
-    ev = kg.evidence[kg.evidence.source == "genes4epilepsy"]
-    keys = ev.groupby(ev.record_id.str.split("/").str[0]).record_id.agg(lambda s: sorted({f"genes4epilepsy:{r}" for r in s}))
-    out = []
-    for i, (a, b) in enumerate(zip(dates, dates[1:])):
-        later = iv[iv.valid_from > a]
-        for k in range(per_release):
-            rng = item_rng(seed, "g4e", i, k)
-            day = _date_in(rng, pd.Timestamp(a), pd.Timestamp(b))
-            listed = genes_as_of(day, iv)
-            gold = pick(rng, listed.hgnc_id, 1)[0]
-            d = pick(rng, set(later.hgnc_id) - set(listed.hgnc_id), 3)
-            sym = dict(zip(genes.hgnc_id, genes.symbol))
-            row = genes[(genes.hgnc_id == gold) & (genes.release_date == a)].iloc[0]
-            out.append(choice_item("temporal", "g4e_membership", (f"{day:%Y-%m-%d}", gold),
-                f"Which of these genes was on the Genes4Epilepsy list of monogenic epilepsy genes as of {day:%Y-%m-%d}?",
-                gold, d, lambda g: sym[g], rng, keys.get(gold, []), dict(source=row.source, record_id=f"{row.file}:{row.line}", file=row.file, line=int(row.line)),
-                dict(group=f"temporal|g4e|{i}|{k}", as_of=f"{day:%Y-%m-%d}", release=row.release,
-                     distractor_first_release={g: later[later.hgnc_id == g].first_release.min() for g in d}),
-                contraindicated=None))
-    return out
-
-def build_temporal(seed: int = 0, per_interval: int = 2, per_release: int = 5, kg=None) -> list[Item]:
-    "What was recommended or known as of a date: CPIC guideline versions and supersession, Genes4Epilepsy releases."
-    kg = kg or bench_kg()
-    return guideline_items(seed, per_interval) + g4e_items(seed, kg, per_release)
-
-register_task("temporal", build_temporal, "As-of-date questions: CPIC guideline versions in force, supersession, Genes4Epilepsy release membership")
-
-# %% ../nbs/13_bench.ipynb #548f3fdf
-def _onset_keys(kg, disease: str, term: str, line: int) -> list[str]:
-    ev = kg.evidence[(kg.evidence.source == "hpo") & (kg.evidence.record_id == f"phenotype.hpoa:{line}")]
-    return sorted({evidence_key(p, s, r) for p, s, r in zip(ev.pmid, ev.source, ev.record_id)}) or [f"hpo:phenotype.hpoa:{line}"]
-
-def _disjoint(a0, a1, b0, b1) -> bool:
-    "Two day windows (end None = open) share no interior and neither is a point inside the other (touching ends allowed)."
-    a1 = np.inf if a1 is None or pd.isna(a1) else a1; b1 = np.inf if b1 is None or pd.isna(b1) else b1
-    if a0 == a1: return not (b0 <= a0 <= b1)
-    if b0 == b1: return not (a0 <= b0 <= a1)
-    return a1 <= b0 or b1 <= a0
-
-def build_clinical_course(seed: int = 0, n_window: int = 60, n_order: int = 40, kg=None) -> list[Item]:
-    "Onset-window and milestone-order questions from HPO onset annotations."
-    kg = kg or bench_kg()
-    hpo = loaded("hpo"); anchors = onset_anchor_table(hpo["phenotypes"]).query("resolved")
-    ann = onset_annotations(hpo, anchors)
-    ann = ann[ann.resolved & ~ann.negated]
-    A = anchors.set_index("hpo_id")
-    P = hpo["phenotypes"].set_index("id").name; D = hpo["diseases"].set_index("id").name
-    lab = lambda t: f"{A.name[t]} ({A.iso[t]})"
-    out = []
-    dis = ann[ann.kind == "disease onset"]
-    starts = sorted(set(dis.disease_id)); np.random.default_rng(seed).shuffle(starts)
-    for d in starts[:n_window]:
-        rows = dis[dis.disease_id == d].sort_values("line")
-        lo, hi = rows.from_birth_start_days.min(), (None if rows.from_birth_end_days.isna().any() else rows.from_birth_end_days.max())
-        rng = item_rng(seed, "onset", d)
-        gold_row = rows.iloc[int(rng.integers(len(rows)))]
-        cands = [t for t in A.index if t not in set(rows.onset_id) and _disjoint(A.from_birth_start_days[t], A.from_birth_end_days[t], lo, hi)]
-        dd = pick(rng, cands, 3)
-        if len(dd) < 3: continue
-        out.append(choice_item("clinical_course", "onset_window", (d,), f"According to HPO, at what age does {D[d]} begin?",
-                               gold_row.onset_id, dd, lab, rng, _onset_keys(kg, d, gold_row.onset_id, gold_row.line),
-                               dict(source="hpo", record_id=f"phenotype.hpoa:{gold_row.line}", disease_id=d),
-                               dict(group=f"course|onset|{d}", disease=d, window_days=[float(lo), None if hi is None else float(hi)],
-                                    annotated=sorted(set(rows.onset_id))), contraindicated=None))
-    ph = ann[(ann.kind == "phenotype onset")].drop_duplicates(["disease_id", "hpo_id", "onset_id"])
-    many = sorted(d for d, g in ph.groupby("disease_id") if g.onset_id.nunique() >= 2); np.random.default_rng(seed + 1).shuffle(many)
-    for d in many:
-        g = ph[ph.disease_id == d].sort_values(["from_birth_start_days", "hpo_id"])
-        g = g[~g.hpo_id.duplicated(keep=False)]                      # a feature with two onsets is not ordered
-        rng = item_rng(seed, "order", d)
-        rows = g.iloc[rng.permutation(len(g))]
-        chosen = []
-        for r in rows.itertuples():
-            if all(_disjoint(r.from_birth_start_days, r.from_birth_end_days, c.from_birth_start_days, c.from_birth_end_days) for c in chosen):
-                chosen.append(r)
-            if len(chosen) == 4: break
-        if len(chosen) < 2: continue
-        first = min(chosen, key=lambda r: r.from_birth_start_days)
-        item = choice_item("clinical_course", "milestone_order", (d,), f"In {D[d]}, which of these features begins first, according to HPO?",
-                           first.hpo_id, [c.hpo_id for c in chosen if c is not first], lambda t: str(P[t]), rng,
-                           _onset_keys(kg, d, first.hpo_id, first.line),
-                           dict(source="hpo", record_id=f"phenotype.hpoa:{first.line}", disease_id=d),
-                           dict(group=f"course|order|{d}", disease=d, onsets={c.hpo_id: c.onset_id for c in chosen},
-                                lines={c.hpo_id: int(c.line) for c in chosen}), contraindicated=None)
-        out.append(item)
-        if sum(i.kind == "milestone_order" for i in out) == n_order: break
-    return out
-
-register_task("clinical_course", build_clinical_course, "HPO onset windows and the order of feature onsets per disease")
-
 # %% ../nbs/13_bench.ipynb #eddbe511
 @lru_cache(maxsize=4)
 def _file_lines(path: str) -> list[str]:
@@ -750,7 +269,7 @@ def withholding(task: str) -> Callable:
     "A builder of `task`'s items that hold out the rows each was generated from (its source's rows on its triplets)."
     def build(seed: int = 0, **params) -> list[Item]:
         out = []
-        for it in TASKS[task][0](seed=seed, **params):
+        for it in task_builder(task)(seed=seed, **params):
             src = it.provenance.get("source")
             rows = dict(sources=list(HELD_WITH.get(src, (src,))), triplet_ids=list(it.provenance.get("triplet_ids") or []))
             out.append(replace(it, task=f"{task}_withheld", item_id=f"{task}_withheld" + it.item_id.removeprefix(task),

@@ -11,8 +11,8 @@ import scipy.sparse as sp
 from .config import get_settings
 from .schema import TIERS, CITATION
 from .schema import evidence_key
-from .retrieval import (Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, seed_indices, edge_table,
-                                approx_tokens, personalized_pagerank)
+from .retrieval import Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, edge_table, approx_tokens
+from .pprpcst import seed_indices, personalized_pagerank
 
 # %% auto #0
 __all__ = ['HYPEREDGE_COLUMNS', 'TIER_ORDER', 'CPIC_SOURCES', 'PHENOTYPE_CATEGORY', 'EVIDENCE_CODES', 'CONSTRAINT_PATTERNS',

