@@ -5,7 +5,7 @@
 # %% ../nbs/11g_baselines.ipynb #bc1930c5
 from __future__ import annotations
 import numpy as np, pandas as pd
-from .retrieval import (Retrieved, GraphIndex, NODE_COLUMNS, PASSAGE_COLUMNS, SEED_COLUMNS, table_of,
+from .retrieval import (PARAMS, Retrieved, GraphIndex, NODE_COLUMNS, PASSAGE_COLUMNS, SEED_COLUMNS, table_of,
                                 cut_to_budget, edge_table, format_hop, approx_tokens, _cut)
 from .pprpcst import retrieve_ppr_pcst, _top_nodes, _nodes_table
 
@@ -63,8 +63,8 @@ def node_embeddings(gi: GraphIndex, encoder: str = "tfidf-lsa", dims: int = 256)
     return gi._semantic[(encoder, dims)]
 
 # %% ../nbs/11g_baselines.ipynb #217c1264
-def retrieve_semantic(gi: GraphIndex, query: str, k: int = 10, per_node: int = 5, encoder: str = "tfidf-lsa", dims: int = 256,
-                      token_budget: int = 1500, max_pmids: int = 3) -> Retrieved:
+def retrieve_semantic(gi: GraphIndex, query: str, k: int = PARAMS.k, per_node: int = 5, encoder: str = "tfidf-lsa",
+                      dims: int = 256, token_budget: int = PARAMS.token_budget, max_pmids: int = 3) -> Retrieved:
     "Top-k nodes by cosine to the query, with their depth-1 neighbourhoods as single-hop lines."
     params = dict(k=k, per_node=per_node, encoder=encoder, token_budget=token_budget)
     if gi.n == 0: return Retrieved("semantic", query, reason="the graph has no entities", params=params)
@@ -127,7 +127,8 @@ class AbstractIndex:
         keep = scores[0] > 0
         return docs[0][keep], scores[0][keep]
 
-def retrieve_bm25(index: AbstractIndex, query: str, k: int = 5, token_budget: int = 1500) -> Retrieved:
+def retrieve_bm25(index: AbstractIndex, query: str, k: int = PARAMS.passages,
+                  token_budget: int = PARAMS.token_budget) -> Retrieved:
     "Top-k abstracts by BM25 with their PMIDs (the flat-RAG arm)."
     params = dict(k=k, token_budget=token_budget, scorer="bm25s (k1=1.5, b=0.75)")
     rows, scores = index.search(query, k)
@@ -143,7 +144,8 @@ def retrieve_bm25(index: AbstractIndex, query: str, k: int = 5, token_budget: in
 # %% ../nbs/11g_baselines.ipynb #a87d9e18
 RRF_K = 60
 
-def retrieve_hybrid(gi: GraphIndex, query: str, node_budget: int = 30, token_budget: int = 1500, k: int = 10,
+def retrieve_hybrid(gi: GraphIndex, query: str, node_budget: int = PARAMS.node_budget,
+                    token_budget: int = PARAMS.token_budget, k: int = PARAMS.k,
                     seeds: list[str]|None = None, how: str = "auto", **kw) -> Retrieved:
     "Reciprocal rank fusion (k=60) of the semantic and PPR-PCST node rankings, cut to the node budget."
     sem = retrieve_semantic(gi, query, k=k, token_budget=10**9)
@@ -180,8 +182,9 @@ class BaselineGraph:
             self.G.add_edge(gi.names[h].lower(), gi.names[t].lower(), relation=gi.predicate[row],
                             paper_count=int(gi.paper_count[row]), weight=max(int(gi.paper_count[row]), 1), row=row)
 
-def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nodes: int = 30, max_depth: int = 4,
-                      max_paths: int = 12, token_budget: int = 1500) -> Retrieved:
+def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nodes: int = PARAMS.node_budget,
+                      max_depth: int = PARAMS.depth, max_paths: int = 12,
+                      token_budget: int = PARAMS.token_budget) -> Retrieved:
     "PageRank + paths as released: substring seeds, networkx personalised PageRank, top nodes, BFS prefix paths."
     import networkx as nx
     params = dict(max_seeds=max_seeds, top_nodes=top_nodes, max_depth=max_depth, max_paths=max_paths, token_budget=token_budget)

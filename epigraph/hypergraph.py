@@ -11,7 +11,8 @@ import scipy.sparse as sp
 from .config import get_settings
 from .schema import TIERS, CITATION
 from .schema import evidence_key
-from .retrieval import Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, edge_table, approx_tokens
+from .retrieval import (PARAMS, Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, edge_table,
+                                approx_tokens)
 from .pprpcst import seed_indices, personalized_pagerank
 
 # %% auto #0
@@ -427,8 +428,9 @@ def _member_edges(gi: GraphIndex, members: list[list[str]], per_pair: int = 5) -
     return rows
 
 def retrieve_hypergraph(gi: GraphIndex, hx: HypergraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto",
-                        k: int = 10, pool: int = 50, lam: float = 0.7, weights: dict|None = None, semantic_k: int = 200,
-                        token_budget: int = 1500, max_keys: int = 3, kinds: tuple|None = None) -> Retrieved:
+                        k: int = PARAMS.k, pool: int = 50, lam: float = 0.7, weights: dict|None = None,
+                        semantic_k: int = 200, token_budget: int = PARAMS.token_budget, max_keys: int = 3,
+                        kinds: tuple|None = None) -> Retrieved:
     "EEG-MedRAG-style hyperedge retrieval: blended score (semantic, seed overlap, neighbourhood, centrality), MMR, token budget."
     params = dict(k=k, pool=pool, lam=lam, weights={**DEFAULT_WEIGHTS, **(weights or {})}, semantic_k=semantic_k,
                   token_budget=token_budget, encoder=getattr(hx.encoder, "name", None), kinds=list(kinds) if kinds else None)

@@ -9,7 +9,7 @@ from collections import deque
 from functools import lru_cache
 import numpy as np, pandas as pd
 import scipy.sparse as sp
-from .retrieval import (Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMNS, table_of, link_seeds, edge_table,
+from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMNS, table_of, link_seeds, edge_table,
                                 tree_paths, serialise_paths, _cut)
 
 # %% auto #0
@@ -22,7 +22,7 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
     "Inner product without BLAS (a multi-threaded BLAS dot stalls on a busy 2-core machine)."
     return float(np.multiply(a, b).sum())
 
-def personalized_pagerank(gi: GraphIndex, seeds: dict[int, float], restart: float = 0.15, tol: float = 1e-4,
+def personalized_pagerank(gi: GraphIndex, seeds: dict[int, float], restart: float = PARAMS.restart, tol: float = 1e-4,
                           max_iter: int = 200) -> np.ndarray:
     "PPR scores of every node from `seeds` (index → weight): conjugate gradients on the symmetrised system."
     e = np.zeros(gi.n)
@@ -95,7 +95,8 @@ def _prune(adj: dict[int, set], seeds: set, prize: dict, depth: int, node_budget
         adj = {u: adj[u] & set(hops) for u in hops}
     return adj
 
-def pcst_tree(gi: GraphIndex, r: np.ndarray, seeds: list[int], node_budget: int = 30, depth: int = 4,
+def pcst_tree(gi: GraphIndex, r: np.ndarray, seeds: list[int], node_budget: int = PARAMS.node_budget,
+              depth: int = PARAMS.depth,
               neighbourhood: int = 200) -> tuple[dict[int, set], dict[int, float]]:
     "The PCST tree (as an adjacency dict over graph indices) on the top-`neighbourhood` PPR nodes, with its prizes."
     solve = pcst_solver()
@@ -208,8 +209,9 @@ def _nodes_table(gi: GraphIndex, idx, scores, seeds: set) -> pd.DataFrame:
     return pd.DataFrame(dict(entity_id=gi.ids[idx] if idx else [], name=gi.names[idx] if idx else [], score=list(scores),
                              is_seed=[i in seeds for i in idx]), columns=NODE_COLUMNS)
 
-def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto", restart: float = 0.15,
-                      node_budget: int = 30, depth: int = 4, neighbourhood: int = 200, token_budget: int = 1500,
+def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto",
+                      restart: float = PARAMS.restart, node_budget: int = PARAMS.node_budget, depth: int = PARAMS.depth,
+                      neighbourhood: int = 200, token_budget: int = PARAMS.token_budget,
                       max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True, chain: bool|None = None,
                       off_intent: float = OFF_INTENT, degree_norm: float = DEGREE_NORM,
                       target_boost: float = TARGET_BOOST) -> Retrieved:

@@ -4,24 +4,21 @@
 
 # %% ../nbs/07_relations.ipynb #08421f7b
 from __future__ import annotations
-import bisect, hashlib, json, math, pickle, re, time
-from collections import Counter, defaultdict
+import bisect, json, re
+from collections import defaultdict
 from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np, pandas as pd
-from fastcore.basics import patch
-from .config import get_settings, get_logger
-from .schema import PREDICATES, relation_family, layer_of, is_curie
+from .schema import PREDICATES, relation_family, layer_of
 from . import sources
 
 # %% auto #0
-__all__ = ['TRIPLET_COLUMNS', 'RULES', 'MODEL_VERSION', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'REJECT_TABLE_COLUMNS',
-           'gold_mentions', 'bc5cdr_split', 'sentence_spans', 'split_ids', 'role_of', 'Hit', 'DocEntities',
-           'documents_entities', 'empty_triplets', 'Rule', 'rule_triplets', 'synthetic_mentions', 'mention_pairs',
-           'pair_features', 'TrainingPriors', 'CIDClassifier', 'cid_set', 'relation_scores', 'cooccurrence_cid',
-           'tune_threshold', 'train_cid_classifier', 'learned_triplets', 'llm_messages', 'llm_triplets', 'consensus',
-           'cid_table', 'extract', 'read_documents', 'check_output_path', 'extract_file']
+__all__ = ['TRIPLET_COLUMNS', 'RULES', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'REJECT_TABLE_COLUMNS', 'gold_mentions',
+           'bc5cdr_split', 'sentence_spans', 'split_ids', 'role_of', 'Hit', 'DocEntities', 'documents_entities',
+           'empty_triplets', 'Rule', 'rule_triplets', 'synthetic_mentions', 'cid_set', 'relation_scores',
+           'llm_messages', 'llm_triplets', 'consensus', 'cid_table', 'extract', 'read_documents', 'check_output_path',
+           'extract_file']
 
 # %% ../nbs/07_relations.ipynb #ae602b65
 def gold_mentions(loaded: sources.Loaded) -> pd.DataFrame:
@@ -251,203 +248,6 @@ def synthetic_mentions(pmid: int, text: str, entities: dict[str, tuple[str, str,
                              layer=layer, method="synthetic", score=1.0))
     return pd.DataFrame(rows)
 
-# %% ../nbs/07_relations.ipynb #0c04460a
-_TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_TRIGGERS = {k: re.compile(v) for k, v in {
-    "induce": r"induc", "cause": r"caus", "associate": r"associat", "after": r"\bafter\b|\bfollowing\b",
-    "toxic": r"toxic", "adverse": r"adverse|side[- ]effect", "develop": r"develop", "due": r"\bdue to\b",
-    "risk": r"\brisk\b", "treat": r"treat|therap|prevent|protect|attenuat|reduc|inhibit|improv|efficac",
-    "animal": r"\brats?\b|\bmice\b|\bmodel\b"}.items()}
-
-def _mention_pair_words(doc: DocEntities, a: Hit, b: Hit) -> str:
-    "The words of one chemical mention `a` and disease mention `b` in the same sentence, as prefixed tokens."
-    low, (s0, s1) = doc.low, doc.spans[a.sent]
-    lo, hi = min(a.end, b.end), max(a.start, b.start)
-    toks = ["B_" + t for t in _TOKEN.findall(low[lo:hi])] if hi > lo else []
-    if len(toks) > 20: toks = toks[:10] + ["B_LONG"] + toks[-10:]
-    toks += ["L_" + t for t in _TOKEN.findall(low[s0:min(a.start, b.start)])[-3:]]
-    toks += ["R_" + t for t in _TOKEN.findall(low[max(a.end, b.end):s1])[:3]]
-    toks += ["CR_" + t for t in _TOKEN.findall(low[a.end:a.end + 15])[:1]]
-    toks += ["DL_" + t for t in _TOKEN.findall(low[max(0, b.start - 15):b.start])[-1:]]
-    toks += ["DIR_" + ("cd" if a.start < b.start else "dc"), f"GAP_{min(5, len(toks) // 4)}", f"TITLE_{int(a.sent == 0)}"]
-    return " ".join(toks)
-
-# %% ../nbs/07_relations.ipynb #3f646559
-def mention_pairs(docs: list[DocEntities]) -> pd.DataFrame:
-    "One row per chemical mention × disease mention sharing a sentence: pmid, chemical, disease, words."
-    rows = []
-    for doc in docs:
-        for c, chits in doc.by_role["chemical"].items():
-            if not c.startswith("MESH:"): continue
-            for d, dhits in doc.by_role["disease"].items():
-                if not d.startswith("MESH:"): continue
-                cs, ds = doc.grouped(chits), doc.grouped(dhits)
-                rows += [(doc.pmid, c, d, _mention_pair_words(doc, a, b))
-                         for i in sorted(cs.keys() & ds.keys()) for a in cs[i] for b in ds[i]]
-    return pd.DataFrame(rows, columns=["pmid", "chemical", "disease", "words"])
-
-# %% ../nbs/07_relations.ipynb #c7b63c28
-def _closest_shared(chits: list[Hit], dhits: list[Hit], doc: DocEntities|None = None):
-    "The (gap, chemical hit, disease hit) closest together in a shared sentence, or None (linear in the shared sentences)."
-    group = doc.grouped if doc is not None else _by_sentence
-    best, cs, ds = None, group(chits), group(dhits)
-    for s in sorted(cs.keys() & ds.keys()):
-        for a in cs[s][:20]:            # a sentence rarely repeats an entity more than a few times
-            for b in ds[s][:20]:
-                gap = max(a.start, b.start) - min(a.end, b.end)
-                if best is None or gap < best[0]: best = (gap, a, b)
-    return best
-
-def _sentence_distance(cs: set[int], ds: set[int]) -> int:
-    "Smallest |i - j| between a sentence of one set and a sentence of the other (sort + bisect)."
-    d_sorted, best = sorted(ds), 10**9
-    for i in cs:
-        k = bisect.bisect_left(d_sorted, i)
-        for j in (k - 1, k):
-            if 0 <= j < len(d_sorted): best = min(best, abs(i - d_sorted[j]))
-    return best
-
-def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: list[Hit], stats: dict) -> dict:
-    cs, ds = doc.grouped(chits).keys(), doc.grouped(dhits).keys()
-    shared = cs & ds
-    f = dict(n_shared=math.log1p(len(shared)), any_shared=float(bool(shared)),
-             sent_dist=min(_sentence_distance(cs, ds), 10) / 10,
-             c_title=float(any(h.start < doc.title_end for h in chits)), d_title=float(any(h.start < doc.title_end for h in dhits)),
-             c_count=math.log1p(len(chits)), d_count=math.log1p(len(dhits)),
-             c_frac=len(chits) / stats["cmax"], d_frac=len(dhits) / stats["dmax"],
-             c_top=float(len(chits) == stats["cmax"]), d_top=float(len(dhits) == stats["dmax"]),
-             n_c=math.log1p(stats["n_c"]), n_d=math.log1p(stats["n_d"]),
-             c_rank=stats["c_order"][c] / max(1, stats["n_c"]), d_rank=stats["d_order"][d] / max(1, stats["n_d"]),
-             c_sents=len(cs) / len(doc.spans), d_sents=len(ds) / len(doc.spans))
-    f["both_title"] = f["c_title"] * f["d_title"]
-    low = doc.low
-    f["c_induced"] = float(any(re.match(r"\s*-?\s*(?:induced|associated|related)", low[h.end:h.end + 15]) for h in chits))
-    best = _closest_shared(chits, dhits, doc)
-    if best:
-        gap, a, b = best
-        between, sent = low[min(a.end, b.end):max(a.start, b.start)], low[slice(*doc.spans[a.sent])]
-        f["char_gap"], f["c_first"] = math.log1p(max(gap, 0)) / 8, float(a.start < b.start)
-        for k, rx in _TRIGGERS.items():
-            f[f"between_{k}"], f[f"sentence_{k}"] = float(bool(rx.search(between))), float(bool(rx.search(sent)))
-    else:
-        f["char_gap"], f["c_first"] = 1.0, 0.5
-    return f
-
-# %% ../nbs/07_relations.ipynb #44e15384
-def _doc_stats(doc: DocEntities, chems: dict, dises: dict) -> dict:
-    order = lambda hits: {k: i for i, k in enumerate(sorted(hits, key=lambda k: min(h.start for h in hits[k])))}
-    return dict(n_c=len(chems), n_d=len(dises), cmax=max((len(v) for v in chems.values()), default=1),
-                dmax=max((len(v) for v in dises.values()), default=1), c_order=order(chems), d_order=order(dises))
-
-def pair_features(docs: list[DocEntities]) -> pd.DataFrame:
-    "One row per (pmid, chemical MeSH id, disease MeSH id) of each document, with its features."
-    rows = []
-    for doc in docs:
-        chems = {k: v for k, v in doc.by_role["chemical"].items() if k.startswith("MESH:")}
-        dises = {k: v for k, v in doc.by_role["disease"].items() if k.startswith("MESH:")}
-        if not chems or not dises: continue
-        stats = _doc_stats(doc, chems, dises)
-        rows += [dict(pmid=doc.pmid, chemical=c, disease=d) | _pair_features(doc, c, ch, d, dh, stats)
-                 for c, ch in chems.items() for d, dh in dises.items()]
-    return pd.DataFrame(rows).fillna(0.0) if rows else pd.DataFrame(columns=["pmid", "chemical", "disease"])
-
-# %% ../nbs/07_relations.ipynb #99cbd3fd
-class TrainingPriors:
-    "CID rates of pairs, chemicals and diseases over the training candidates (leave-one-document-out)."
-    def __init__(self, pairs: pd.DataFrame, labels: np.ndarray):
-        self.pair_all, self.pair_pos = Counter(), Counter()
-        self.c_all, self.c_pos, self.d_all, self.d_pos = Counter(), Counter(), Counter(), Counter()
-        self.own = {}
-        for (p, c, d), y in zip(zip(pairs.pmid, pairs.chemical, pairs.disease), labels):
-            y = int(y); self.own[(p, c, d)] = y
-            self.pair_all[(c, d)] += 1; self.pair_pos[(c, d)] += y
-            self.c_all[c] += 1; self.c_pos[c] += y; self.d_all[d] += 1; self.d_pos[d] += y
-
-    def features(self, p, c, d) -> dict:
-        own = (p, c, d) in self.own; y = self.own.get((p, c, d), 0)
-        pa, pp = self.pair_all[(c, d)] - own, self.pair_pos[(c, d)] - y
-        ca, cp = self.c_all[c] - own, self.c_pos[c] - y
-        da, dp = self.d_all[d] - own, self.d_pos[d] - y
-        return dict(pair_seen=float(pa > 0), pair_cid=float(pp > 0), pair_rate=(pp + 0.1) / (pa + 1),
-                    pair_n=math.log1p(pa), c_rate=(cp + 0.5) / (ca + 3), d_rate=(dp + 0.5) / (da + 3),
-                    c_seen=math.log1p(ca), d_seen=math.log1p(da))
-
-    def frame(self, pairs: pd.DataFrame) -> pd.DataFrame:
-        return pd.DataFrame([self.features(p, c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)], index=pairs.index)
-
-# %% ../nbs/07_relations.ipynb #335dd602
-def _labels(pairs: pd.DataFrame, relations: pd.DataFrame) -> np.ndarray:
-    gold = set(zip(relations.pmid, relations.chemical, relations.disease))
-    return np.array([(p, c, d) in gold for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)], dtype=int)
-
-def _aggregate_mention_scores(pairs: pd.DataFrame, mp: pd.DataFrame) -> pd.DataFrame:
-    keys = ["pmid", "chemical", "disease"]
-    if len(mp):
-        agg = mp.groupby(keys).s.agg(m_max="max", m_mean="mean", m_count="count").reset_index()
-        pairs = pairs.merge(agg, on=keys, how="left")
-    for col in ("m_max", "m_mean", "m_count"):
-        pairs[col] = pairs[col].fillna(0.0) if col in pairs else 0.0
-    pairs["m_count"] = np.log1p(pairs["m_count"])
-    return pairs
-
-# %% ../nbs/07_relations.ipynb #52bea2ce
-class CIDClassifier:
-    "Two-stage logistic-regression CID classifier (mention pairs → document pairs), trained on BC5CDR."
-    def __init__(self, C_mention: float = 0.3, C_pair: float = 0.1, threshold: float = 0.5, at_least_one: bool = True):
-        self.C_mention, self.C_pair, self.threshold, self.at_least_one = C_mention, C_pair, threshold, at_least_one
-
-    def _mention_model(self):
-        from sklearn.linear_model import LogisticRegression
-        return LogisticRegression(C=self.C_mention, max_iter=3000, solver="liblinear")
-
-    def fit(self, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> "CIDClassifier":
-        from sklearn.feature_extraction.text import CountVectorizer
-        from sklearn.model_selection import GroupKFold, cross_val_predict
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.preprocessing import StandardScaler
-        docs = documents_entities(documents, mentions)
-        mp, pairs = mention_pairs(docs), pair_features(docs)
-        self.vocab = CountVectorizer(token_pattern=r"\S+", ngram_range=(1, 2), min_df=2, binary=True)
-        X = self.vocab.fit_transform(mp.words)
-        mp["s"] = cross_val_predict(self._mention_model(), X, _labels(mp, relations), groups=mp.pmid,
-                                    cv=GroupKFold(5), method="predict_proba")[:, 1]
-        self.mention_lr = self._mention_model().fit(X, _labels(mp, relations))
-        y = _labels(pairs, relations)
-        self.priors = TrainingPriors(pairs, y)
-        F = self._pair_matrix(pairs, mp)
-        self.columns = list(F.columns)
-        self.scaler = StandardScaler().fit(F.values)
-        self.pair_lr = LogisticRegression(C=self.C_pair, max_iter=3000).fit(self.scaler.transform(F.values), y)
-        self.n_train_docs, self.n_train_pairs, self.n_train_positive = len(documents), len(pairs), int(y.sum())
-        return self
-
-# %% ../nbs/07_relations.ipynb #099cef06
-@patch
-def _pair_matrix(self: CIDClassifier, pairs: pd.DataFrame, mp: pd.DataFrame) -> pd.DataFrame:
-    pairs = _aggregate_mention_scores(pairs, mp)
-    F = pd.concat([pairs.drop(columns=["pmid", "chemical", "disease"]), self.priors.frame(pairs)], axis=1)
-    return F.reindex(columns=getattr(self, "columns", None) or list(F.columns), fill_value=0.0).astype(float)
-
-@patch
-def score(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, docs: list|None = None) -> pd.DataFrame:
-    "Every candidate (pmid, chemical, disease) pair with its CID probability (`docs`: prebuilt `DocEntities`)."
-    docs = docs if docs is not None else documents_entities(documents, mentions)
-    mp, pairs = mention_pairs(docs), pair_features(docs)
-    if not len(pairs): return pd.DataFrame(columns=["pmid", "chemical", "disease", "p"])
-    if len(mp): mp["s"] = self.mention_lr.predict_proba(self.vocab.transform(mp.words))[:, 1]
-    out = pairs[["pmid", "chemical", "disease"]].copy()
-    out["p"] = self.pair_lr.predict_proba(self.scaler.transform(self._pair_matrix(pairs, mp).values))[:, 1]
-    return out
-
-@patch
-def decide(self: CIDClassifier, scored: pd.DataFrame, threshold: float|None = None, at_least_one: bool|None = None) -> pd.Series:
-    "Which scored pairs are predicted CID: above the threshold, or (optionally) the best pair of its abstract."
-    th = self.threshold if threshold is None else threshold
-    one = self.at_least_one if at_least_one is None else at_least_one
-    chosen = scored.p >= th
-    if one and len(scored): chosen |= scored.p == scored.groupby("pmid").p.transform("max")
-    return chosen
-
 # %% ../nbs/07_relations.ipynb #b4281057
 def cid_set(table: pd.DataFrame) -> set[tuple]:
     "(pmid, chemical, disease) triples of a relation table (`chemical`/`disease` columns) or a triplet table (`induces` rows)."
@@ -464,82 +264,6 @@ def relation_scores(pred, gold, name: str = "") -> pd.DataFrame:
     p = tp / (tp + fp) if tp + fp else 0.0; r = tp / (tp + fn) if tp + fn else 0.0
     f = 2 * p * r / (p + r) if p + r else 0.0
     return pd.DataFrame([dict(name=name, tp=tp, fp=fp, fn=fn, precision=round(p, 4), recall=round(r, 4), f1=round(f, 4))])
-
-# %% ../nbs/07_relations.ipynb #340a28f9
-def cooccurrence_cid(documents: pd.DataFrame, mentions: pd.DataFrame) -> set[tuple]:
-    "Baseline: every (pmid, chemical MeSH id, disease MeSH id) pair found in the same abstract."
-    pairs = pair_features(documents_entities(documents, mentions))
-    return {(int(p), c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)}
-
-# %% ../nbs/07_relations.ipynb #0f23637b
-MODEL_VERSION = "cid-lr-2"
-
-def tune_threshold(model: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> pd.DataFrame:
-    "F1 on (`documents`, `mentions`) against `relations` for each threshold × at-least-one; sets the best on `model`."
-    scored, gold = model.score(documents, mentions), cid_set(relations)
-    rows = []
-    for one in (False, True):
-        for th in np.round(np.arange(0.10, 0.905, 0.02), 2):
-            chosen = scored[model.decide(scored, th, one)]
-            rows.append(relation_scores(cid_set(chosen), gold).assign(threshold=th, at_least_one=one))
-    grid = pd.concat(rows, ignore_index=True)
-    best = grid.sort_values(["f1", "threshold"], ascending=[False, True]).iloc[0]
-    model.threshold, model.at_least_one = float(best.threshold), bool(best.at_least_one)
-    model.tuned = dict(best.drop(["name"]).to_dict())
-    return grid
-
-# %% ../nbs/07_relations.ipynb #877728d8
-def _model_path(tuning: str) -> Path:
-    h = hashlib.sha256()
-    for name in ("bc5cdr-train", "bc5cdr-dev"):
-        from epigraph.config import SOURCES
-        h.update(SOURCES[name].sha256.encode())
-    h.update(f"{MODEL_VERSION}|{tuning}".encode())
-    return get_settings().build_dir/"relations"/f"cid_classifier_{h.hexdigest()[:16]}.pkl"
-
-def _save_model(model: CIDClassifier, path: Path) -> None:
-    "Pickle the model's state only (plain dicts and scikit-learn objects), not its class, so any copy of the code can load it."
-    state = dict(vars(model), priors=vars(model.priors))
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as f: pickle.dump(state, f)
-    tmp.replace(path)
-
-def _load_model(path: Path) -> CIDClassifier:
-    with open(path, "rb") as f: state = pickle.load(f)
-    priors = TrainingPriors.__new__(TrainingPriors); priors.__dict__.update(state.pop("priors"))
-    model = CIDClassifier(); model.__dict__.update(state); model.priors = priors
-    return model
-
-def train_cid_classifier(tune_mentions: pd.DataFrame|None = None, tuning: str = "gold", use_cache: bool = True) -> CIDClassifier:
-    "Fit on the BC5CDR training-only abstracts; tune the threshold on the development set (cached on disk)."
-    path = _model_path(tuning)
-    if use_cache and path.exists(): return _load_model(path)
-    tr, dv = bc5cdr_split("train"), bc5cdr_split("dev")
-    model = CIDClassifier().fit(tr["documents"], gold_mentions(tr), tr["relations"])
-    tune_threshold(model, dv["documents"], gold_mentions(dv) if tune_mentions is None else tune_mentions, dv["relations"])
-    if use_cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _save_model(model, path)
-    return model
-
-# %% ../nbs/07_relations.ipynb #50a91601
-def learned_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, model: CIDClassifier|None = None,
-                     docs: list|None = None) -> pd.DataFrame:
-    "CID triplets (`induces`) predicted by the learned classifier, with evidence sentences and probabilities."
-    model = model or train_cid_classifier()
-    built = docs if docs is not None else documents_entities(documents, mentions)
-    scored = model.score(documents, mentions, docs=built)
-    if not len(scored): return empty_triplets()
-    chosen = scored[model.decide(scored)]
-    docs = {d.pmid: d for d in built}
-    rows = []
-    for r in chosen.itertuples(index=False):
-        doc = docs[r.pmid]; ch, dh = doc.by_role["chemical"][r.chemical], doc.by_role["disease"][r.disease]
-        best = _closest_shared(ch, dh, doc)
-        if best: a, b, ev = best[1], best[2], doc.sentence(best[1].sent)
-        else: a, b = ch[0], dh[0]; ev = " […] ".join(doc.sentence(i) for i in sorted({a.sent, b.sent}))
-        rows.append(_triplet(doc, r.chemical, a, "induces", r.disease, b, ev, "learned", r.p))
-    return pd.DataFrame(rows, columns=TRIPLET_COLUMNS)
 
 # %% ../nbs/07_relations.ipynb #80dc2b6f
 LLM_TRIPLET_SCHEMA = {
@@ -642,6 +366,7 @@ def consensus(*tables: pd.DataFrame) -> pd.DataFrame:
 # %% ../nbs/07_relations.ipynb #f0ee8a72
 def cid_table(documents: pd.DataFrame, mentions: pd.DataFrame, gold: set, triplets: dict[str, pd.DataFrame], label: str) -> pd.DataFrame:
     "CID scores of the co-occurrence baseline, each extractor, and the consensus (any / ≥2 agree)."
+    from epigraph.cid import cooccurrence_cid
     rows = [relation_scores(cooccurrence_cid(documents, mentions), gold, "co-occurrence")]
     rows += [relation_scores(t, gold, name) for name, t in triplets.items()]
     c = consensus(*triplets.values())
@@ -665,8 +390,10 @@ def _entity_errors(mentions: pd.DataFrame) -> list[tuple]:
     return [] if errors is None else list(zip(errors.pmid, errors.error))
 
 def extract(documents: pd.DataFrame, mentions: pd.DataFrame|None = None, use_llm: bool = False,
-            model: CIDClassifier|None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+            model=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Mentions and consensus triplets for `documents` (pmid, title, abstract); rejected documents in `.attrs['rejects']`."
+    # model: an `epigraph.cid.CIDClassifier`; None, the trained one (cached)
+    from epigraph.cid import learned_triplets   # the classifier builds on this module
     docs = documents.copy()
     problems = [(d.pmid, p) for d in docs.itertuples(index=False) if (p := _document_problem(d))]
     docs = docs[~docs.pmid.isin({p for p, _ in problems})].reset_index(drop=True)

@@ -12,11 +12,31 @@ import scipy.sparse as sp
 from .schema import TIER_TABLE
 
 # %% auto #0
-__all__ = ['SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE', 'QUERY_MEMO',
-           'METHODS', 'RETRIEVERS', 'table_of', 'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength',
-           'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds',
-           'format_hop', 'edge_table', 'tree_paths', 'serialise_paths', 'register_retriever', 'retriever_fn',
-           'retriever_names', 'Retriever']
+__all__ = ['PARAMS', 'SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE',
+           'QUERY_MEMO', 'METHODS', 'RETRIEVERS', 'RetrievalParams', 'table_of', 'Retrieved', 'approx_tokens',
+           'cut_to_budget', 'evidence_strength', 'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names',
+           'link_by_ner', 'seed_rows', 'link_seeds', 'format_hop', 'edge_table', 'tree_paths', 'serialise_paths',
+           'register_retriever', 'retriever_fn', 'retriever_names', 'Retriever']
+
+# %% ../nbs/11_retrieval.ipynb #6b51bd3d
+@dataclass(frozen=True)
+class RetrievalParams:
+    "The shared retrieval knobs and their defaults; a value out of range is refused in one line."
+    node_budget: int = 30       # PPR-PCST, hybrid, baseline: at most this many nodes
+    depth: int = 4              # hops from a seed
+    restart: float = 0.15       # Personalized PageRank restart probability
+    token_budget: int = 1500    # evidence text is cut to this many tokens
+    k: int = 10                 # top nodes (semantic, hybrid, hypergraph)
+    passages: int = 5           # BM25 abstracts
+
+    def __post_init__(self):
+        for f in ("node_budget", "depth", "token_budget", "k", "passages"):
+            if not isinstance(getattr(self, f), int) or getattr(self, f) < 1:
+                raise ValueError(f"RetrievalParams: {f} must be a whole number of at least 1, got {getattr(self, f)!r}")
+        if not 0 < self.restart < 1:
+            raise ValueError(f"RetrievalParams: restart must be between 0 and 1, got {self.restart!r}")
+
+PARAMS = RetrievalParams()
 
 # %% ../nbs/11_retrieval.ipynb #d2a56022
 SEED_COLUMNS = ["entity_id", "name", "text", "start", "end", "confidence", "method"]
@@ -286,7 +306,8 @@ def edge_table(gi: GraphIndex, rows) -> pd.DataFrame:
                              tail=gi.ids[gi.tail[rows]], paper_count=gi.paper_count[rows], tier=gi.tier[rows],
                              pmids=[gi.pmids[x] for x in rows]), columns=EDGE_COLUMNS)
 
-def tree_paths(gi: GraphIndex, adj: dict[int, set], seeds: set, prize: dict, depth: int = 4) -> list[tuple[float, list[int]]]:
+def tree_paths(gi: GraphIndex, adj: dict[int, set], seeds: set, prize: dict,
+               depth: int = PARAMS.depth) -> list[tuple[float, list[int]]]:
     "Seed → leaf node paths of the tree (plus uncovered single edges), each with its prize sum."
     parent, dist, q = {}, {}, deque()
     for s in sorted(s for s in seeds if s in adj): dist[s] = 0; parent[s] = None; q.append(s)

@@ -18,7 +18,7 @@ __all__ = ['REJECT_COLUMNS', 'PUBTATOR_DOCUMENT_COLUMNS', 'MENTION_COLUMNS', 'RE
            'MESH_COLUMNS', 'ITEM_COLUMNS', 'EPILEPSY_PATTERN', 'Rejects', 'Loaded', 'pmid_problem', 'read_pubtator',
            'write_pubtator', 'load_bc5cdr', 'to_pubmed_xml', 'pubmed_date', 'read_pubmed_xml',
            'estimate_year_from_pmid', 'read_pubmedqa', 'load_pubmedqa', 'is_epilepsy_text', 'epilepsy_mention_ids',
-           'epilepsy_subset']
+           'epilepsy_subset', 'text_lines']
 
 # %% ../nbs/02_sources.ipynb #c4cb8716
 REJECT_COLUMNS = ["source", "file", "line", "record_id", "reason"]
@@ -508,3 +508,9 @@ def epilepsy_subset(loaded: Loaded) -> set[int]:
     if "mesh" in loaded.tables:
         pmids |= set(loaded["mesh"].pmid[loaded["mesh"].descriptor_name.map(is_epilepsy_text)].tolist())
     return pmids
+
+# %% ../nbs/02_sources.ipynb #f67481cc
+def text_lines(path: Path) -> list[str]:
+    "The lines of a text file, split only at `\\n` or `\\r\\n` (`str.splitlines` also splits at \\x1c-\\x1e, \\x85, …)."
+    text = Path(path).read_text(encoding="utf-8").replace("\r\n", "\n")
+    return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")

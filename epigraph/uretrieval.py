@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 import scipy.sparse as sp
 from .config import get_settings
 from .schema import evidence_keys
-from .retrieval import (GraphIndex, Retrieved, Retriever, retriever_names, link_seeds, format_hop,
+from .retrieval import (PARAMS, GraphIndex, Retrieved, Retriever, retriever_names, link_seeds, format_hop,
                                 cut_to_budget, approx_tokens, SEED_COLUMNS, NODE_COLUMNS, EDGE_COLUMNS, edge_table,
                                 table_of)
 from .pprpcst import seed_indices
@@ -335,7 +335,8 @@ def _neighbours(gi: GraphIndex, u: int, k: int) -> list[tuple[int, int]]:
     return out
 
 def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = "auto", top_n: int = 60, k: int = 16,
-               depth: int = 4, max_leaves: int = 3, token_budget: int = 1500, max_pmids: int = 3,
+               depth: int = PARAMS.depth, max_leaves: int = 3, token_budget: int = PARAMS.token_budget,
+               max_pmids: int = 3,
                summary_share: float = 0.25, encoder: str = "tfidf-lsa", summaries: str = "tags", llm=None) -> Retrieved:
     "U-Retrieval: seeds → query tags → descent to the best document graph → top-N entities + k neighbours → evidence and tag summaries."
     gi = ui.gi

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 MAX_MODULE_LINES, MAX_LINE_CHARS = 550, 120
-OVER_TODAY = {"relations": 754, "curated": 567}   # modules over the bar, at their size on 2026-12-02
-LONG_LINES_TODAY = 936                             # lines over MAX_LINE_CHARS in epigraph/*.py on 2026-12-02
+OVER_TODAY: dict[str, int] = {}   # modules over the bar, each at the size it may not pass (none since 2026-12-02)
+LONG_LINES_TODAY = 933              # lines over MAX_LINE_CHARS in epigraph/*.py on 2026-12-02
 
 
 def measure(package: Path) -> tuple[dict[str, int], int]:

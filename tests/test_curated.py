@@ -12,7 +12,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from epigraph.config import fetch, get_logger
-from epigraph.curated import copy_field, load_cpic, pg_array, read_pg_dump, schema_columns
+from epigraph.curated import load_cpic
+from epigraph.pgdump import copy_field, pg_array, read_pg_dump, schema_columns
 from epigraph.sources import Rejects
 
 get_logger("epigraph.sources").setLevel(logging.ERROR)   # every reject logs a warning

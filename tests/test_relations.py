@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from epigraph import relations, sources
+from epigraph import cid as cid_extractor
 from test_llm import FakeServer, _chat_body   # the scripted OpenAI-compatible server (tests/test_llm.py)
 
 
@@ -18,7 +19,7 @@ def dev():
 
 @pytest.fixture(scope="module")
 def model():
-    return relations.train_cid_classifier()
+    return cid_extractor.train_cid_classifier()
 
 
 def _pubtator_block(d, annotations=()) -> str:

@@ -8,6 +8,7 @@ thing chosen on the development set, and chapter 21 says so.
 import pytest
 
 from epigraph import lexicon, normalise, relations, sources
+from epigraph import cid as cid_extractor
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +42,12 @@ def test_no_name_annotated_only_in_development_is_learned(dev_pmids):
 
 def test_cid_classifier_learns_from_training_abstracts_only(dev_pmids, monkeypatch):
     seen = {}
-    fit = relations.CIDClassifier.fit
+    fit = cid_extractor.CIDClassifier.fit
     def recording_fit(self, documents, mentions, rels):
         seen.update(documents=set(documents.pmid), mentions=set(mentions.pmid), relations=set(rels.pmid))
         return fit(self, documents, mentions, rels)
-    monkeypatch.setattr(relations.CIDClassifier, "fit", recording_fit)
-    model = relations.train_cid_classifier(use_cache=False)
+    monkeypatch.setattr(cid_extractor.CIDClassifier, "fit", recording_fit)
+    model = cid_extractor.train_cid_classifier(use_cache=False)
     assert len(seen["documents"]) == 500
     assert seen["mentions"] <= seen["documents"] and seen["relations"] <= seen["documents"]
     assert not (seen["documents"] | seen["mentions"] | seen["relations"]) & dev_pmids

@@ -72,7 +72,7 @@ def test_concurrent_callers_of_a_stale_graph_build_it_once(stand_ins, tmp_path):
 def test_code_version_covers_the_graph_modules(monkeypatch):
     v = bd.graph_code_version()
     assert len(v) == 16 and int(v, 16) >= 0 and v == bd.graph_code_version()
-    assert {"adapters", "graph", "store", "ages", "temporal", "build", "relations", "normalise", "ner", "lexicon", "sources",
-            "curated", "guidance", "ontologies"} <= set(bd.GRAPH_CODE_MODULES)
+    assert {"adapters", "graph", "store", "ages", "temporal", "build", "relations", "cid", "normalise", "ner", "lexicon", "sources",
+            "pgdump", "curated", "guidance", "ontologies"} <= set(bd.GRAPH_CODE_MODULES)
     monkeypatch.setattr(bd, "GRAPH_CODE_MODULES", tuple(m for m in bd.GRAPH_CODE_MODULES if m != "relations"))
     assert bd.graph_code_version() != v              # each module's source is part of the hash
