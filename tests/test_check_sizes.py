@@ -3,10 +3,11 @@ synthetic, apart from one measurement of the installed package.
 
 Run: python -m pytest -q tests/test_check_sizes.py
 """
-import importlib.util
+import importlib.util, json
 from pathlib import Path
 
-_spec = importlib.util.spec_from_file_location("check_sizes", Path(__file__).parent.parent / "scripts" / "check_sizes.py")
+_SCRIPT = Path(__file__).parent.parent / "scripts" / "check_sizes.py"
+_spec = importlib.util.spec_from_file_location("check_sizes", _SCRIPT)
 cs = importlib.util.module_from_spec(_spec); _spec.loader.exec_module(cs)
 
 
@@ -29,7 +30,24 @@ def test_more_long_lines_fail():
     assert len(cs.problems({}, cs.LONG_LINES_TODAY + 1)) == 1
 
 
+def test_more_long_functions_or_cells_fail():
+    assert len(cs.problems({}, 0, cs.LONG_FUNCTIONS_TODAY + 1, 0)) == 1
+    assert len(cs.problems({}, 0, 0, cs.LONG_CELLS_TODAY + 1)) == 1
+    assert cs.problems({}, 0, cs.LONG_FUNCTIONS_TODAY, cs.LONG_CELLS_TODAY) == []
+
+
+def test_long_functions_and_cells_are_found(tmp_path):
+    (tmp_path / "m.py").write_text("def f():\n" + "    x = 1\n" * 60 + "def g():\n    pass\n")   # synthetic module
+    assert cs.long_functions(tmp_path) == [("m", "f", 61)]
+    cell = lambda n: {"cell_type": "code", "source": ["#| export\n"] + ["x = 1\n"] * n}
+    cells = [cell(41), cell(40), {"cell_type": "markdown", "source": []}]
+    (tmp_path / "n.ipynb").write_text(json.dumps({"cells": cells}))
+    assert cs.long_cells(tmp_path) == [("n", 41)]
+
+
 def test_the_package_today_is_within_the_ratchet():
-    sizes, long_lines = cs.measure(Path(cs.__file__).resolve().parent.parent / "epigraph")
+    root = Path(cs.__file__).resolve().parent.parent
+    sizes, long_lines = cs.measure(root / "epigraph")
     assert "graph" in sizes and "_modidx" not in sizes
-    assert cs.problems(sizes, long_lines) == []
+    funcs, cells = cs.long_functions(root / "epigraph"), cs.long_cells(root / "nbs")
+    assert cs.problems(sizes, long_lines, len(funcs), len(cells)) == []
