@@ -4,11 +4,12 @@
 
 # %% ../nbs/13_bench.ipynb #f15e2d97
 from __future__ import annotations
-import hashlib, re
+import hashlib
 from dataclasses import dataclass, field, asdict, replace
 from functools import lru_cache
 from typing import Callable
 import numpy as np, pandas as pd
+from .config import is_load_path, load_by_name
 from .schema import evidence_key
 from .sources import load_pubmedqa, load_bc5cdr
 from .curated import load_cpic, load_genes4epilepsy, load_epigraph_peer, ANTISEIZURE_WITHOUT_N03
@@ -57,7 +58,7 @@ TASKS: dict[str, tuple[Callable|str, str]] = {}   # name -> (builder, or "module
 
 def register_task(name: str, builder: Callable|str, description: str = "") -> None:
     "Register `builder(seed=0, **params) -> list[Item]` (or its `'module:function'`) under `name`; a later one replaces it."
-    if not (callable(builder) or isinstance(builder, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", builder)):
+    if not (callable(builder) or is_load_path(builder)):
         raise TypeError(f"register_task: {name!r} needs a callable or 'module:function', got {builder!r:.60}")
     TASKS[name] = (builder, description)
 
@@ -66,12 +67,7 @@ def task_builder(name: str) -> Callable:
     if name not in TASKS: raise KeyError(f"task {name!r} is not registered — known tasks: {', '.join(TASKS)}")
     builder, description = TASKS[name]
     if isinstance(builder, str):
-        import importlib
-        module, attr = builder.split(":")
-        try: builder = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as e:
-            raise ValueError(f"task {name!r} is registered as {TASKS[name][0]!r}, which cannot be loaded ({type(e).__name__})") from None
-        TASKS[name] = (builder, description)
+        builder = load_by_name(builder, f"task {name!r}"); TASKS[name] = (builder, description)
     return builder
 
 def task_names() -> list[str]:

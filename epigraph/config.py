@@ -4,14 +4,15 @@
 
 # %% ../nbs/00_config.ipynb #7cfd7757
 from __future__ import annotations
-import hashlib, logging, os, shutil, tempfile, urllib.request, urllib.error, zipfile
+import hashlib, importlib, logging, os, re, shutil, tempfile, urllib.request, urllib.error, zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['SOURCES', 'PACKAGE_SOURCES', 'project_root', 'Settings', 'get_settings', 'get_logger', 'write_atomic', 'Source',
-           'PackageSource', 'SourceError', 'sha256_of', 'fetch', 'registry_table']
+__all__ = ['LOAD_PATH', 'SOURCES', 'PACKAGE_SOURCES', 'project_root', 'Settings', 'get_settings', 'get_logger', 'write_atomic',
+           'is_load_path', 'load_by_name', 'Source', 'PackageSource', 'SourceError', 'sha256_of', 'fetch',
+           'registry_table']
 
 # %% ../nbs/00_config.ipynb #e1e4b2a6
 def project_root() -> Path:
@@ -94,6 +95,21 @@ def write_atomic(path: Path|str, data: bytes|str, encoding: str = "utf-8") -> Pa
     except BaseException:
         Path(tmp).unlink(missing_ok=True); raise
     return path
+
+# %% ../nbs/00_config.ipynb #a6fd4a3b
+LOAD_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")   # "package.module:function"
+
+def is_load_path(x) -> bool:
+    "True when `x` is text of the form 'module:function'."
+    return isinstance(x, str) and LOAD_PATH.fullmatch(x) is not None
+
+def load_by_name(path: str, what: str):
+    "Import the function at `path` ('module:function'); `what` names it in the one-line error when that fails."
+    if not is_load_path(path): raise ValueError(f"{what} is registered as {path!r}, which is not 'module:function'")
+    module, attr = path.split(":")
+    try: return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"{what} is registered as {path!r}, which cannot be loaded ({type(e).__name__})") from None
 
 # %% ../nbs/00_config.ipynb #5fbe1545
 @dataclass(frozen=True)

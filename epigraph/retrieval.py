@@ -9,6 +9,7 @@ from collections import deque
 from dataclasses import dataclass, field
 import numpy as np, pandas as pd
 import scipy.sparse as sp
+from .config import is_load_path, load_by_name
 from .schema import TIER_TABLE
 
 # %% auto #0
@@ -346,7 +347,7 @@ def register_retriever(name: str, fn, replace: bool = False):
         raise ValueError(f"register_retriever: name {name!r} must be lower-case letters, digits and _")
     if name in RETRIEVERS and not replace:
         raise ValueError(f"register_retriever: {name!r} is already registered (pass replace=True to swap it)")
-    if not (callable(fn) or isinstance(fn, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", fn)):
+    if not (callable(fn) or is_load_path(fn)):
         raise TypeError(f"register_retriever: {name!r} needs a callable or 'module:function', got {fn!r:.60}")
     RETRIEVERS[name] = fn
     return fn
@@ -354,13 +355,7 @@ def register_retriever(name: str, fn, replace: bool = False):
 def retriever_fn(name: str):
     "The function registered as `name`; one registered as 'module:function' is imported now, on its first use."
     fn = RETRIEVERS[name]
-    if isinstance(fn, str):
-        import importlib
-        module, attr = fn.split(":")
-        try: fn = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as e:
-            raise ValueError(f"retriever {name!r} is registered as {fn!r}, which cannot be loaded ({type(e).__name__})") from None
-        RETRIEVERS[name] = fn
+    if isinstance(fn, str): fn = RETRIEVERS[name] = load_by_name(fn, f"retriever {name!r}")
     return fn
 
 def retriever_names() -> list[str]:
