@@ -361,6 +361,7 @@ def blend(cb: CaseBase, hits: pd.DataFrame, graph_nodes: pd.DataFrame|None = Non
 
 # %% ../nbs/14a_eeg_analysis.ipynb #5c01273c
 from .schema import CITATION   # the one inline-citation pattern
+from .metrics import rouge_l, meteor
 
 @dataclass
 class EEGReport:
@@ -442,35 +443,17 @@ def gold_impression(truth: dict) -> str:
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+(?:[.-][a-z0-9]+)*", CITATION.sub(" ", text).lower())
 
+def _prefix5(word: str) -> str: return word[:5]
+
 def eeg_rouge_l(candidate: str, reference: str) -> float:
-    "ROUGE-L F1 (β = 1) over word tokens."
+    "ROUGE-L F1 (β = 1) over the report's word tokens (`metrics.rouge_l`); 1.0 when both have none."
     c, r = _words(candidate), _words(reference)
-    if not c or not r: return float(c == r)
-    prev = [0] * (len(r) + 1)
-    for x in c:
-        cur = [0]
-        for j, y in enumerate(r): cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
-        prev = cur
-    lcs = prev[-1]
-    return 0.0 if lcs == 0 else 2 * lcs / (len(c) + len(r))
+    return float(c == r) if not c or not r else rouge_l(candidate, reference, tokenize=_words)
 
 def eeg_meteor(candidate: str, reference: str, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5) -> float:
-    "Simplified METEOR: exact then 5-letter-stem unigram alignment, F_mean with a fragmentation penalty."
+    "METEOR over the same tokens with 5-letter stems (`metrics.meteor`); 1.0 when both have none."
     c, r = _words(candidate), _words(reference)
-    if not c or not r: return float(c == r)
-    used, align = set(), {}
-    for match in (lambda a, b: a == b, lambda a, b: a[:5] == b[:5]):
-        for i, w in enumerate(c):
-            if i in align: continue
-            j = next((j for j, v in enumerate(r) if j not in used and match(w, v)), None)
-            if j is not None: align[i] = j; used.add(j)
-    m = len(align)
-    if m == 0: return 0.0
-    P, R = m / len(c), m / len(r)
-    fmean = P * R / (alpha * P + (1 - alpha) * R)
-    pairs = sorted(align.items())
-    chunks = 1 + sum(1 for (i1, j1), (i2, j2) in zip(pairs, pairs[1:]) if not (i2 == i1 + 1 and j2 == j1 + 1))
-    return fmean * (1 - gamma * (chunks / m) ** beta)
+    return float(c == r) if not c or not r else meteor(candidate, reference, alpha, beta, gamma, _prefix5, _words)
 
 def clinical_entities(gi, text: str, layers=("L1", "L2")) -> set:
     "Graph entity ids (syndromes, phenotypes, EEG findings) the graph's entity linker finds in `text`."

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, re
 from collections import Counter
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np, pandas as pd
 from .pmids import PMIDRegistry, is_sentinel
 from .schema import CITATION   # the one inline-citation pattern
@@ -18,8 +18,8 @@ __all__ = ['CITATION_COLUMNS', 'ABBREVIATIONS', 'CLAIM_COLUMNS', 'RELATION_WORDS
            'pmid_verifiability', 'evidence_traceability', 'feature_coverage', 'provenance_gap', 'citation_precision',
            'citation_recall', 'pmids_from_memory', 'cited_pmid_in_manifest', 'relation_words', 'entity_names',
            'find_entities', 'list_items', 'claim_support', 'claim_support_rate', 'provenance_report', 'top1_accuracy',
-           'normalise_answer', 'exact_match', 'token_f1', 'tokens', 'lcs_length', 'rouge_l', 'meteor_alignment',
-           'meteor', 'similarity_encoder', 'embedding_similarity', 'guideline_concordance', 'drug_safety_score',
+           'normalise_answer', 'exact_match', 'token_f1', 'tokens', 'rouge_l', 'meteor_alignment', 'meteor',
+           'similarity_encoder', 'embedding_similarity', 'guideline_concordance', 'drug_safety_score',
            'kg_evidence_coverage', 'bootstrap_ci', 'wilson_ci', 'mann_whitney', 'bh_adjust', 'summarise']
 
 # %% ../nbs/12a_metrics.ipynb #3b71f493
@@ -338,21 +338,19 @@ def tokens(text: str) -> list[str]:
     "Lower-cased alphanumeric tokens."
     return re.findall(r"[a-z0-9]+", (text or "").lower())
 
-def lcs_length(a: Sequence, b: Sequence) -> int:
-    "Length of the longest common subsequence of two sequences."
-    if len(a) < len(b): a, b = b, a
-    prev = [0] * (len(b) + 1)
-    for x in a:
-        cur = [0]
-        for j, y in enumerate(b): cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
-        prev = cur
-    return prev[-1]
+class _Tokenizer:
+    "rouge-score's tokenizer interface around a function text -> tokens."
+    def __init__(self, fn: Callable[[str], list[str]]): self.fn = fn
+    def tokenize(self, text: str) -> list[str]: return self.fn(text)
 
-def rouge_l(prediction: str, reference: str) -> float:
-    "ROUGE-L F-measure (β = 1) between prediction and reference tokens (0.0 when either is empty)."
-    p, r = tokens(prediction), tokens(reference)
-    lcs = lcs_length(p, r) if p and r else 0
-    return 0.0 if lcs == 0 else 2 * lcs / (len(p) + len(r))
+@lru_cache(maxsize=8)
+def _rouge_scorer(tokenize: Callable[[str], list[str]]):
+    from rouge_score import rouge_scorer
+    return rouge_scorer.RougeScorer(["rougeL"], tokenizer=_Tokenizer(tokenize))
+
+def rouge_l(prediction: str, reference: str, tokenize: Callable[[str], list[str]] = tokens) -> float:
+    "ROUGE-L F-measure (β = 1) of the prediction's tokens against the reference's (0.0 when either has none)."
+    return float(_rouge_scorer(tokenize).score(reference or "", prediction or "")["rougeL"].fmeasure)
 
 # %% ../nbs/12a_metrics.ipynb #ff0e9e0e
 @lru_cache(maxsize=1)
@@ -363,11 +361,12 @@ def _stemmer():
         return PorterStemmer()
     except ImportError: return None
 
-def meteor_alignment(prediction: list[str], reference: list[str], stem: bool = True) -> list[tuple[int, int]]:
-    "Aligned (prediction index, reference index) pairs: exact matches first, then Porter-stem matches."
+def meteor_alignment(prediction: list[str], reference: list[str],
+                     stem: bool|Callable[[str], str] = True) -> list[tuple[int, int]]:
+    "Aligned (prediction index, reference index) pairs: exact matches, then stem matches (Porter's, or `stem`'s)."
     pairs, used_h, used_r = [], set(), set()
-    stemmer = _stemmer() if stem else None
-    stages = [lambda w: w] + ([stemmer.stem] if stemmer else [])
+    stemmer = (_stemmer().stem if _stemmer() else None) if stem is True else (stem or None)
+    stages = [lambda w: w] + ([stemmer] if stemmer else [])
     for key in stages:
         for i, w in enumerate(prediction):
             if i in used_h: continue
@@ -376,9 +375,10 @@ def meteor_alignment(prediction: list[str], reference: list[str], stem: bool = T
                     pairs.append((i, j)); used_h.add(i); used_r.add(j); break
     return sorted(pairs)
 
-def meteor(prediction: str, reference: str, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5, stem: bool = True) -> float:
-    "METEOR with exact and Porter-stem matching and the fragmentation penalty (no WordNet synonyms)."
-    p, r = tokens(prediction), tokens(reference)
+def meteor(prediction: str, reference: str, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5,
+           stem: bool|Callable[[str], str] = True, tokenize: Callable[[str], list[str]] = tokens) -> float:
+    "METEOR with exact and stem matching and the fragmentation penalty (no WordNet synonyms)."
+    p, r = tokenize(prediction), tokenize(reference)
     pairs = meteor_alignment(p, r, stem)
     m = len(pairs)
     if m == 0: return 0.0
@@ -443,17 +443,16 @@ def kg_evidence_coverage(text: str, retrieved: Mapping[str, Iterable[str]]) -> f
     return float(np.mean([any(_mentions(plain, n) for n in ns if len(str(n)) >= 3) for ns in retrieved.values()]))
 
 # %% ../nbs/12a_metrics.ipynb #60f48344
-def bootstrap_ci(values: Sequence[float], n_resamples: int = 10_000, confidence: float = 0.95, seed: int = 42) -> tuple[float, float, float]:
-    "(mean, low, high): the mean and its percentile bootstrap interval (NaN values dropped)."
+def bootstrap_ci(values: Sequence[float], n_resamples: int = 10_000, confidence: float = 0.95,
+                 seed: int = 42) -> tuple[float, float, float]:
+    "(mean, low, high): the mean and its percentile bootstrap interval (scipy; NaN values dropped)."
+    from scipy.stats import bootstrap
     x = np.asarray(values, float); x = x[~np.isnan(x)]
     if len(x) == 0: return (math.nan, math.nan, math.nan)
-    rng, means = np.random.default_rng(seed), np.empty(n_resamples)
-    step = max(1, 2_000_000 // len(x))                     # resample in blocks to bound memory
-    for s in range(0, n_resamples, step):
-        k = min(step, n_resamples - s)
-        means[s:s + k] = x[rng.integers(0, len(x), (k, len(x)))].mean(1)
-    lo, hi = np.quantile(means, [(1 - confidence) / 2, (1 + confidence) / 2])
-    return (float(x.mean()), float(lo), float(hi))
+    if len(x) == 1: return (float(x[0]),) * 3                              # scipy needs two values
+    ci = bootstrap((x,), np.mean, n_resamples=n_resamples, confidence_level=confidence, method="percentile",
+                   rng=np.random.default_rng(seed), batch=max(1, 2_000_000 // len(x))).confidence_interval
+    return (float(x.mean()), float(ci.low), float(ci.high))
 
 def wilson_ci(k: int, n: int, confidence: float = 0.95) -> tuple[float, float, float]:
     "(p, low, high): the proportion k/n and its Wilson score interval (statsmodels)."

@@ -10,7 +10,7 @@ from hypothesis import given, settings, assume, strategies as st, HealthCheck
 from epigraph.metrics import (ABBREVIATIONS, parse_citations, claims, pmid_of, cited_keys, verify_citations, pmid_verifiability,
     evidence_traceability, feature_coverage, provenance_gap, citation_precision, citation_recall, pmids_from_memory,
     cited_pmid_in_manifest, claim_support, claim_support_rate, provenance_report, entity_names, find_entities,
-    relation_words, top1_accuracy, exact_match, token_f1, normalise_answer, tokens, lcs_length, rouge_l, meteor,
+    relation_words, top1_accuracy, exact_match, token_f1, normalise_answer, tokens, rouge_l, meteor,
     meteor_alignment, embedding_similarity, similarity_encoder, guideline_concordance, drug_safety_score,
     kg_evidence_coverage, bootstrap_ci, wilson_ci, mann_whitney, bh_adjust, summarise)
 from epigraph.pmids import load_pmid_registry, SENTINEL_PMID
@@ -242,8 +242,10 @@ def _brute_lcs(a, b):
 
 @FAST
 @given(st.lists(st.sampled_from("abcd"), max_size=7), st.lists(st.sampled_from("abcd"), max_size=7))
-def test_lcs_matches_brute_force(a, b):
-    assert lcs_length(a, b) == _brute_lcs(a, b) == lcs_length(b, a)
+def test_rouge_l_matches_brute_force_lcs(a, b):
+    # rouge-score's LCS against the brute-force one: F = 2·LCS/(|a| + |b|), 0 when either is empty
+    n = _brute_lcs(a, b)
+    assert rouge_l(" ".join(a), " ".join(b)) == pytest.approx(2 * n / (len(a) + len(b)) if n else 0.0, abs=1e-12)
 
 _text = st.lists(st.sampled_from(["valproate", "dravet", "seizures", "seizure", "the", "carbamazepine", "avoid",
                                   "treated", "treats", "hla", "b", "1502"]), max_size=12).map(" ".join)
