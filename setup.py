@@ -10,6 +10,7 @@ cfg = config['DEFAULT']
 requirements = shlex.split(cfg.get('requirements', ''))
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 local_llm_requirements = shlex.split(cfg.get('local_llm_requirements', ''))
+embeddings_requirements = shlex.split(cfg.get('embeddings_requirements', ''))
 scripts = [s.strip() for s in cfg.get('console_scripts', '').split('\n') if s.strip()]
 
 setuptools.setup(
@@ -24,6 +25,7 @@ setuptools.setup(
     packages=setuptools.find_packages(include=['epigraph', 'epigraph.*']),
     include_package_data=True, zip_safe=False,
     install_requires=requirements,
-    extras_require={'dev': dev_requirements, 'local-llm': local_llm_requirements},
+    extras_require={'dev': dev_requirements, 'local-llm': local_llm_requirements,
+                    'embeddings': embeddings_requirements},
     entry_points={'console_scripts': scripts, 'nbdev': [f'{cfg["lib_path"]}={cfg["lib_path"]}._modidx:d']},
 )

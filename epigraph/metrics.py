@@ -10,17 +10,18 @@ from functools import lru_cache
 from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np, pandas as pd
 from .pmids import PMIDRegistry, is_sentinel
+from .config import minilm_model
 from .schema import CITATION   # the one inline-citation pattern
 
 # %% auto #0
 __all__ = ['CITATION_COLUMNS', 'ABBREVIATIONS', 'CLAIM_COLUMNS', 'RELATION_WORDS', 'FIRST_LINE_WORDS', 'SPECIFIC_WORDS',
-           'CONTRARY_WORDS', 'parse_citations', 'pmid_of', 'claims', 'cited_keys', 'verify_citations',
-           'pmid_verifiability', 'evidence_traceability', 'feature_coverage', 'provenance_gap', 'citation_precision',
-           'citation_recall', 'pmids_from_memory', 'cited_pmid_in_manifest', 'relation_words', 'entity_names',
-           'find_entities', 'list_items', 'claim_support', 'claim_support_rate', 'provenance_report', 'top1_accuracy',
-           'normalise_answer', 'exact_match', 'token_f1', 'tokens', 'rouge_l', 'meteor_alignment', 'meteor',
-           'similarity_encoder', 'embedding_similarity', 'guideline_concordance', 'drug_safety_score',
-           'kg_evidence_coverage', 'bootstrap_ci', 'wilson_ci', 'mann_whitney', 'bh_adjust', 'summarise']
+           'CONTRARY_WORDS', 'SIMILARITY_ENCODERS', 'parse_citations', 'pmid_of', 'claims', 'cited_keys',
+           'verify_citations', 'pmid_verifiability', 'evidence_traceability', 'feature_coverage', 'provenance_gap',
+           'citation_precision', 'citation_recall', 'pmids_from_memory', 'cited_pmid_in_manifest', 'relation_words',
+           'entity_names', 'find_entities', 'list_items', 'claim_support', 'claim_support_rate', 'provenance_report',
+           'top1_accuracy', 'normalise_answer', 'exact_match', 'token_f1', 'tokens', 'rouge_l', 'meteor_alignment',
+           'meteor', 'embedding_similarity', 'guideline_concordance', 'drug_safety_score', 'kg_evidence_coverage',
+           'bootstrap_ci', 'wilson_ci', 'mann_whitney', 'bh_adjust', 'summarise']
 
 # %% ../nbs/12a_metrics.ipynb #3b71f493
 CITATION_COLUMNS = ["key", "date", "tier", "start", "end"]
@@ -388,27 +389,23 @@ def meteor(prediction: str, reference: str, alpha: float = 0.9, beta: float = 3.
     return fmean * (1 - gamma * (chunks / m) ** beta)
 
 # %% ../nbs/12a_metrics.ipynb #7f147650
-def similarity_encoder() -> str:
-    "The encoder `embedding_similarity` will use: 'minilm' if available offline, else 'tfidf'."
-    try:
-        from sentence_transformers import SentenceTransformer
-        SentenceTransformer("all-MiniLM-L6-v2", local_files_only=True)
-        return "minilm"
-    except Exception: return "tfidf"
+SIMILARITY_ENCODERS = ("tfidf", "minilm")   # tfidf: the default, the same on every machine; minilm: the [embeddings] extra
 
 def _vectors(texts: list[str], encoder: str) -> np.ndarray:
     if encoder == "minilm":
-        from sentence_transformers import SentenceTransformer
-        return SentenceTransformer("all-MiniLM-L6-v2", local_files_only=True).encode(texts, normalize_embeddings=True)
+        return minilm_model().encode(texts, normalize_embeddings=True, show_progress_bar=False)
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.preprocessing import normalize
     if not any(tokens(t) for t in texts): return np.zeros((len(texts), 1))
-    return normalize(TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"[A-Za-z0-9]+").fit_transform(texts)).toarray()
+    tfidf = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, token_pattern=r"[A-Za-z0-9]+")
+    return normalize(tfidf.fit_transform(texts)).toarray()
 
-def embedding_similarity(predictions: Sequence[str], references: Sequence[str], encoder: str|None = None) -> pd.Series:
+def embedding_similarity(predictions: Sequence[str], references: Sequence[str], encoder: str = "tfidf") -> pd.Series:
     "Cosine similarity of each prediction with its reference, as a Series named `cosine_<encoder>`."
-    if len(predictions) != len(references): raise ValueError(f"embedding_similarity: {len(predictions)} predictions for {len(references)} references")
-    encoder = encoder or similarity_encoder()
+    if len(predictions) != len(references):
+        raise ValueError(f"embedding_similarity: {len(predictions)} predictions for {len(references)} references")
+    if encoder not in SIMILARITY_ENCODERS:
+        raise ValueError(f"embedding_similarity: encoder={encoder!r}; use one of {', '.join(SIMILARITY_ENCODERS)}")
     v = _vectors([*predictions, *references], encoder)
     a, b = v[:len(predictions)], v[len(predictions):]
     return pd.Series(np.clip((a * b).sum(1), 0.0, 1.0), name=f"cosine_{encoder}")

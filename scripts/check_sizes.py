@@ -10,9 +10,9 @@ from pathlib import Path
 
 MAX_MODULE_LINES, MAX_FUNCTION_LINES, MAX_CELL_LINES, MAX_LINE_CHARS = 550, 50, 40, 120
 OVER_TODAY: dict[str, int] = {}   # modules over the bar, each at the size it may not pass (none since 2026-12-02)
-LONG_LINES_TODAY = 933            # lines over MAX_LINE_CHARS in epigraph/*.py on 2026-12-02
+LONG_LINES_TODAY = 927            # lines over MAX_LINE_CHARS in epigraph/*.py on 2026-12-02
 LONG_FUNCTIONS_TODAY = 3          # functions over MAX_FUNCTION_LINES on 2026-12-02 (cli.parser, retrieve_u, assemble)
-LONG_CELLS_TODAY = 75             # exported cells over MAX_CELL_LINES (of 534) on 2026-12-02
+LONG_CELLS_TODAY = 73             # exported cells over MAX_CELL_LINES (of 534) on 2026-12-02
 
 
 def measure(package: Path) -> tuple[dict[str, int], int]:

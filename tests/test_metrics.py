@@ -11,7 +11,7 @@ from epigraph.metrics import (ABBREVIATIONS, parse_citations, claims, pmid_of, c
     evidence_traceability, feature_coverage, provenance_gap, citation_precision, citation_recall, pmids_from_memory,
     cited_pmid_in_manifest, claim_support, claim_support_rate, provenance_report, entity_names, find_entities,
     relation_words, top1_accuracy, exact_match, token_f1, normalise_answer, tokens, rouge_l, meteor,
-    meteor_alignment, embedding_similarity, similarity_encoder, guideline_concordance, drug_safety_score,
+    meteor_alignment, embedding_similarity, guideline_concordance, drug_safety_score,
     kg_evidence_coverage, bootstrap_ci, wilson_ci, mann_whitney, bh_adjust, summarise)
 from epigraph.pmids import load_pmid_registry, SENTINEL_PMID
 from epigraph.schema import evidence_keys
@@ -292,10 +292,9 @@ def test_embedding_similarity_bounds_symmetry_and_name(pairs):
     same = embedding_similarity(a, a, encoder="tfidf")
     assert all(v == pytest.approx(1.0) for x, v in zip(a, same) if tokens(x))
 
-def test_similarity_encoder_is_named():
-    enc = similarity_encoder()
-    assert enc in ("minilm", "tfidf")
-    assert embedding_similarity(["a drug"], ["a drug"]).name == f"cosine_{enc}"
+def test_similarity_encoder_is_named_and_tfidf_by_default():
+    assert embedding_similarity(["a drug"], ["a drug"]).name == "cosine_tfidf"   # the same on every machine
+    with pytest.raises(ValueError, match="use one of"): embedding_similarity(["a"], ["a"], encoder="bert")
 
 def test_guideline_concordance_and_safety_on_real_rules(rules):
     # Dravet syndrome: NICE rules in the graph name first-line drugs and drugs that aggravate it
