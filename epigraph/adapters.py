@@ -15,14 +15,14 @@ from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
 
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEVELS', 'G4E_CLASSES', 'EPIO_SYNDROME_PATTERN',
-           'MERGE_PREFIXES', 'GUIDELINE_RULES', 'RULE_REFERENCE_TITLES', 'CURATED_POPULATIONS', 'CONDITION_FIRST',
-           'GUIDANCE_SOURCE', 'ASIDE_COLUMNS', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'PEER_SOURCE',
-           'PEER_EXTRACTOR', 'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'claims_frame', 'proposals_frame',
-           'hpo_source', 'cpic_alleles', 'cpic_source', 'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges',
-           'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source', 'same_name_merges', 'rule_pmids',
-           'rule_drug_entities', 'name_index', 'resolve_name', 'drug_and_condition', 'rule_claims',
-           'guidance_predicate', 'guidance_drug_ids', 'guidance_claims', 'guidance_source', 'spelling_variants',
-           'peer_entity', 'peer_claims', 'peer_source']
+           'MERGE_PREFIXES', 'PLAIN_ID', 'GUIDELINE_RULES', 'RULE_REFERENCE_TITLES', 'CURATED_POPULATIONS',
+           'CONDITION_FIRST', 'GUIDANCE_SOURCE', 'ASIDE_COLUMNS', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES',
+           'PEER_SOURCE', 'PEER_EXTRACTOR', 'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'claims_frame',
+           'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source', 'bc5cdr_documents', 'bc5cdr_source',
+           'supplementary_merges', 'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source',
+           'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index', 'resolve_name', 'drug_and_condition',
+           'rule_claims', 'guidance_predicate', 'guidance_drug_ids', 'guidance_claims', 'guidance_source',
+           'spelling_variants', 'peer_entity', 'peer_claims', 'peer_source']
 
 # %% ../nbs/07a_adapters.ipynb #24ba1b90
 CLAIM_COLUMNS = ["head", "predicate", "tail", "source", "record_id", "pmid", "quote", "extractor",
@@ -287,7 +287,7 @@ def g4e_source(g4e=None) -> tuple[pd.DataFrame, pd.DataFrame]:
 # %% ../nbs/07a_adapters.ipynb #d48d8289
 EPIO_SYNDROME_PATTERN = r"epilep|seizure|spasm|encephalopath|syndrome"
 MERGE_PREFIXES = ("OMIM", "ORPHA", "MONDO", "DOID", "MESH")
-_PLAIN_ID = re.compile(r"^(OMIM|ORPHA|MONDO|DOID|MESH):[A-Z]?\d+$")
+PLAIN_ID = re.compile(r"^(OMIM|ORPHA|MONDO|DOID|MESH):[A-Z]?\d+$")
 
 def epio_source(epio=None) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
     "EPIO syndrome proposals (with `is_a` parents) and the id merges their cross-references allow."
@@ -303,7 +303,7 @@ def epio_source(epio=None) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
         type=np.where(seizure, "seizure_type", "syndrome"), synonyms=keep.curie.map(syn),
         definition=keep.definition.astype(object).where(keep.definition.notna(), None), source="epio", priority=1,
         parents=keep.curie.map(parents))))
-    x = epio["xrefs"]; x = x[x.class_curie.isin(kept) & x.xref_curie.astype(str).str.match(_PLAIN_ID)]
+    x = epio["xrefs"]; x = x[x.class_curie.isin(kept) & x.xref_curie.astype(str).str.match(PLAIN_ID)]
     x = x.assign(prefix=x.xref_curie.str.split(":").str[0]).drop_duplicates(["class_curie", "xref_curie"])
     one_per_class = x.groupby(["class_curie", "prefix"]).xref_curie.transform("size") == 1
     one_class = x.groupby("xref_curie").class_curie.transform("size") == 1

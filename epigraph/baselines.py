@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np, pandas as pd
 from .config import minilm_model
 from .retrieval import (PARAMS, Retrieved, GraphIndex, NODE_COLUMNS, PASSAGE_COLUMNS, SEED_COLUMNS, table_of,
-                                cut_to_budget, edge_table, format_hop, approx_tokens, _cut)
-from .pprpcst import retrieve_ppr_pcst, _top_nodes, _nodes_table
+                                cut_to_budget, edge_table, format_hop, approx_tokens, cut_lines)
+from .pprpcst import retrieve_ppr_pcst, top_indices, nodes_table
 
 # %% auto #0
 __all__ = ['RRF_K', 'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25',
@@ -66,7 +66,7 @@ def retrieve_semantic(gi: GraphIndex, query: str, k: int = PARAMS.k, per_node: i
     q = emb.embed(query)
     if not np.any(q): return Retrieved("semantic", query, reason="no word of the query is in the node texts' vocabulary", params=params)
     sim = emb.vectors @ q
-    top = _top_nodes(np.maximum(sim, 0), max(k, 1))[:k]
+    top = top_indices(np.maximum(sim, 0), max(k, 1))[:k]
     if not top.size: return Retrieved("semantic", query, reason="no node has a positive cosine to the query", params=params)
     rows, lines, order = [], [], list(top)
     for u in top:
@@ -77,8 +77,8 @@ def retrieve_semantic(gi: GraphIndex, query: str, k: int = PARAMS.k, per_node: i
     order = list(dict.fromkeys(int(u) for u in order))
     hits = set(top.tolist())
     scores = [float(sim[u]) if u in hits else 0.0 for u in order]
-    lines, ids, text = _cut(lines, token_budget)
-    return Retrieved("semantic", query, nodes=_nodes_table(gi, order, scores, set()), edges=edge_table(gi, rows),
+    lines, ids, text = cut_lines(lines, token_budget)
+    return Retrieved("semantic", query, nodes=nodes_table(gi, order, scores, set()), edges=edge_table(gi, rows),
                      paths=lines, path_ids=ids, text=text, params=params)
 
 # %% ../nbs/11g_baselines.ipynb #f9732745
@@ -159,7 +159,7 @@ def retrieve_hybrid(gi: GraphIndex, query: str, node_budget: int = PARAMS.node_b
     edges = edges[edges["head"].isin(keep) & edges["tail"].isin(keep)].sort_values("triplet_id").reset_index(drop=True)
     items = dict(zip(ppr.paths + sem.paths, ppr.path_ids + sem.path_ids))
     scored = sorted((-max(fused[e] for e in ids), line) for line, ids in items.items() if set(ids) <= keep)
-    lines, ids, text = _cut([(l, items[l]) for _, l in scored], token_budget)
+    lines, ids, text = cut_lines([(l, items[l]) for _, l in scored], token_budget)
     reason = "" if len(ppr.seeds) else f"no PPR-PCST part ({ppr.reason}): semantic ranking only"
     return Retrieved("hybrid", query, ppr.seeds, nodes, edges, paths=lines, path_ids=ids, text=text, reason=reason, params=params)
 
@@ -204,7 +204,7 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
             frontier = nxt
     best = sorted(cands.items(), key=lambda kv: -kv[1])[:max_paths]
     fmt = lambda p: p[0] + "".join(f" --{H[a][b]['relation']} [{H[a][b]['paper_count']} papers]--> {b}" for a, b in zip(p, p[1:]))
-    lines, ids, text = _cut([(fmt(p), [bg.entity_of[n] for n in p]) for p, _ in best], token_budget)
+    lines, ids, text = cut_lines([(fmt(p), [bg.entity_of[n] for n in p]) for p, _ in best], token_budget)
     gi = bg.gi
     rows = [H[a][b]["row"] for p, _ in best for a, b in zip(p, p[1:])]
     seed_df = table_of(SEED_COLUMNS, [dict(entity_id=bg.entity_of[s], name=s, text=s, start=q.find(s) - 1, end=q.find(s) - 1 + len(s), confidence=1.0, method="substring") for s in seeds])

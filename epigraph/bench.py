@@ -21,8 +21,8 @@ from .build import built_kg
 # %% auto #0
 __all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'NOT_BUILT', 'WITHHELD', 'HELD_WITH', 'Item', 'split_of', 'item_rng',
            'register_task', 'task_builder', 'task_names', 'check_items', 'build_task', 'items_frame', 'bench_kg',
-           'loaded', 'triplet_keys', 'triplets_between', 'antiseizure_drugs', 'pick', 'choice_item', 'source_record',
-           'coverage', 'withholding']
+           'loaded', 'triplet_keys', 'visible_triplets', 'triplets_between', 'asm_name_basis', 'antiseizure_drugs',
+           'pick', 'choice_item', 'source_record', 'coverage', 'withholding']
 
 # %% ../nbs/13_bench.ipynb #d30fd965
 TUNE_SHARE = 0.2
@@ -136,17 +136,19 @@ def triplet_keys(kg, triplet_ids) -> list[str]:
     ev = kg.evidence[kg.evidence.triplet_id.isin(set(triplet_ids))]
     return sorted({evidence_key(p, s, r) for p, s, r in zip(ev.pmid, ev.source, ev.record_id)})
 
-def _visible(kg) -> pd.DataFrame: return kg.triplets[~kg.triplets.suppressed.astype(bool)]
+def visible_triplets(kg) -> pd.DataFrame:
+    "The graph's triplets that are not suppressed: what a reader and a retriever see."
+    return kg.triplets[~kg.triplets.suppressed.astype(bool)]
 
 def triplets_between(kg, a: str, b: str) -> list[str]:
     "Ids of the (visible) triplets linking `a` and `b` in either direction, any predicate."
-    t = _visible(kg)
+    t = visible_triplets(kg)
     return sorted(t.triplet_id[((t["head"] == a) & (t["tail"] == b)) | ((t["head"] == b) & (t["tail"] == a))])
 
 # %% ../nbs/13_bench.ipynb #c77f4623
 SAME_MOIETY = {"divalproex sodium": "valproic acid", "fosphenytoin": "phenytoin"}
 
-def _asm_names() -> dict[str, str]:
+def asm_name_basis() -> dict[str, str]:
     "Lower-cased ASM name → basis, from CPIC, the guideline rules and the lexicon."
     cpic = loaded("cpic")
     out = {}
@@ -166,7 +168,7 @@ def antiseizure_drugs(kg=None) -> pd.DataFrame:
     ents = kg.entities[kg.entities.layer == "L4"]
     idx = name_index(ents)
     rows = []
-    for name, basis in sorted(_asm_names().items()):
+    for name, basis in sorted(asm_name_basis().items()):
         ids = sorted(idx.get(name, set()))
         rows.append(dict(entity_id=ids[0] if len(ids) == 1 else None, name=name, basis=basis,
                          in_pool=len(ids) == 1 and name not in SAME_MOIETY,

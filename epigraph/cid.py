@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 from fastcore.basics import patch
 from .config import get_settings
 from .relations import (Hit, DocEntities, documents_entities, TRIPLET_COLUMNS, empty_triplets, _triplet,
-                                _by_sentence, bc5cdr_split, gold_mentions, cid_set, relation_scores)
+                                hits_by_sentence, bc5cdr_split, gold_mentions, cid_set, relation_scores)
 
 # %% auto #0
 __all__ = ['MODEL_VERSION', 'mention_pairs', 'pair_features', 'TrainingPriors', 'CIDClassifier', 'cooccurrence_cid',
@@ -55,7 +55,7 @@ def mention_pairs(docs: list[DocEntities]) -> pd.DataFrame:
 # %% ../nbs/07b_cid.ipynb #c7b63c28
 def _closest_shared(chits: list[Hit], dhits: list[Hit], doc: DocEntities|None = None):
     "The (gap, chemical hit, disease hit) closest together in a shared sentence, or None (linear in the shared sentences)."
-    group = doc.grouped if doc is not None else _by_sentence
+    group = doc.grouped if doc is not None else hits_by_sentence
     best, cs, ds = None, group(chits), group(dhits)
     for s in sorted(cs.keys() & ds.keys()):
         for a in cs[s][:20]:            # a sentence rarely repeats an entity more than a few times

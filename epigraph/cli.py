@@ -165,11 +165,8 @@ def _cmd_ask(args):
         print(f"subgraph: {args.html}")
 
 # %% ../nbs/16_cli.ipynb #1afc46f8
-def parser() -> argparse.ArgumentParser:
-    "The `epigraph` argument parser."
-    p = argparse.ArgumentParser(prog="epigraph", description="Evidence-traceable clinical Graph-RAG for epilepsy.")
-    p.add_argument("--debug", action="store_true", help="show the full traceback on errors")
-    sub = p.add_subparsers(dest="command", required=True)
+def _data_commands(sub) -> None:
+    "Commands on sources, the graph, the book and PubMed (sources … extract)."
     s = sub.add_parser("sources", help="list the registered data sources"); s.set_defaults(run=_cmd_sources)
     s = sub.add_parser("fetch", help="print the verified local path of sources"); s.add_argument("names", nargs="+"); s.set_defaults(run=_cmd_fetch)
     s = sub.add_parser("build", help="build the evidence graph (assemble, date, anchor, save as Parquet)")
@@ -196,6 +193,9 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("extract", help="extract Chemical/Disease mentions and CID relations into PubTator")
     s.add_argument("input", help="PubTator or PubMed XML file"); s.add_argument("output", help="PubTator file to write")
     s.set_defaults(run=_cmd_extract)
+
+def _ask_command(sub) -> None:
+    "The `ask` command: one question, or a batch of them."
     s = sub.add_parser("ask", help="answer a question from the graph, with citations and the evidence table")
     s.add_argument("question", nargs="?"); s.add_argument("--options", help='answer options separated by "|"')
     s.add_argument("--batch", help="a file of questions (one a line, or JSONL with question/options): answers as JSONL")
@@ -207,6 +207,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the answer and manifest as JSON")
     s.add_argument("--graph", help="a graph folder (default: the built registry graph, data/build/kg)")
     s.set_defaults(run=_cmd_ask)
+
+def _ingest_commands(sub) -> None:
+    "The commands on a graph of the user's own literature: ingest and remove."
     s = sub.add_parser("ingest", help="extract files or folders of literature into an evidence graph (incremental)")
     s.add_argument("paths", nargs="+", help="PubMed XML (.xml, .xml.gz), PubTator, BioC XML/JSON, JSONL or TSV")
     s.add_argument("--graph", required=True, help="the graph folder to create or update")
@@ -219,6 +222,13 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("remove", help="remove documents and the evidence they alone gave from an ingested graph")
     s.add_argument("--graph", required=True); s.add_argument("--docs", nargs="+", help="document ids (PMID:n, n, corpus:id)")
     s.add_argument("--docs-file", help="a file of document ids, one a line"); s.set_defaults(run=_cmd_remove)
+
+def parser() -> argparse.ArgumentParser:
+    "The `epigraph` argument parser."
+    p = argparse.ArgumentParser(prog="epigraph", description="Evidence-traceable clinical Graph-RAG for epilepsy.")
+    p.add_argument("--debug", action="store_true", help="show the full traceback on errors")
+    sub = p.add_subparsers(dest="command", required=True)
+    _data_commands(sub); _ask_command(sub); _ingest_commands(sub)   # in this order: the order `--help` lists them
     return p
 
 # %% ../nbs/16_cli.ipynb #4b21741a

@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 import numpy as np, pandas as pd
 from .schema import CITATION
-from .retrieval import GraphIndex, _name_key
+from .retrieval import GraphIndex, word_key
 from .question import Question, TARGETS, parse_question, fits_target
 from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, first_day, TIER_FACTOR,

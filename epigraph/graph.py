@@ -12,7 +12,7 @@ from .schema import (PREDICATES, TIER_RANK, GUIDELINE, GOLD, SILVER, BRONZE, rel
 from .curated import load_cpic
 from .ontologies import load_epio, load_mesh
 from .adapters import (ASIDE_COLUMNS, CLAIM_COLUMNS, CURATED_POPULATIONS, GUIDELINE_RULES,
-                               PEER_SOURCE, PROPOSAL_COLUMNS, SECONDARY_EXTRACTORS, _PLAIN_ID, bc5cdr_source,
+                               PEER_SOURCE, PROPOSAL_COLUMNS, SECONDARY_EXTRACTORS, PLAIN_ID, bc5cdr_source,
                                claims_frame, cpic_source, epio_source, g4e_source, guidance_source, hpo_source,
                                peer_source, proposals_frame, pubmedqa_source, relations_source, rule_claims,
                                rule_drug_entities, rule_pmids, same_name_merges, supplementary_merges)
@@ -23,8 +23,8 @@ __all__ = ['CANONICAL_ORDER', 'MERGE_COLUMNS', 'XREF_PREFIXES', 'DISEASE_PREFIXE
            'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE', 'canonical_ids',
            'entities_table', 'name_key', 'merge_rows', 'source_links', 'epio_xref_pairs', 'name_kind', 'name_merges',
            'claim_fits', 'safe_merges', 'entity_merges', 'triplet_id', 'evidence_table', 'tier_of', 'lists_by',
-           'triplets_table', 'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'assemble',
-           'validate_kg', 'unresolvable_evidence', 'split_names']
+           'triplets_table', 'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'merge_and_resolve',
+           'assemble', 'validate_kg', 'unresolvable_evidence', 'split_names']
 
 # %% ../nbs/08_graph.ipynb #78a191c4
 CANONICAL_ORDER = ("HGNC", "OMIM", "ORPHA", "MONDO", "DOID", "EPIO", "HP", "MESH", "RXNORM", "CPIC", "CURATED",
@@ -101,7 +101,7 @@ XREF_PREFIXES = ("OMIM", "ORPHA", "MESH")
 def epio_xref_pairs(proposals: pd.DataFrame, epio=None) -> pd.DataFrame:
     "Merge rows for OMIM, Orphanet and MeSH ids that one EPIO class names together (one per namespace, by it alone)."
     epio = epio or load_epio()
-    x = epio["xrefs"]; x = x[x.xref_curie.astype(str).str.match(_PLAIN_ID)]
+    x = epio["xrefs"]; x = x[x.xref_curie.astype(str).str.match(PLAIN_ID)]
     x = x.assign(prefix=x.xref_curie.str.split(":").str[0]).drop_duplicates(["class_curie", "xref_curie"])
     x = x[x.prefix.isin(XREF_PREFIXES)]
     x = x[(x.groupby(["class_curie", "prefix"]).xref_curie.transform("size") == 1)
@@ -393,6 +393,20 @@ def set_aside(ev: pd.DataFrame, entities: pd.DataFrame) -> tuple[pd.DataFrame, p
 
 LITERATURE = ("bc5cdr-gold", "relations", "pubmedqa")
 
+def merge_and_resolve(proposals: list[pd.DataFrame], checked: list[pd.DataFrame], hpo_e: pd.DataFrame, cpic: dict,
+                      epio_m, cpic_m, bc_e: pd.DataFrame, rel_e: pd.DataFrame, epio_e: pd.DataFrame,
+                      mesh: pd.DataFrame):
+    "(proposals, canonical ids, entities table, merges): every source's entities merged where their ids link them."
+    props = pd.concat(proposals, ignore_index=True)
+    hgnc = [(n, e) for e, syn in zip(hpo_e.entity_id, hpo_e.synonyms) for n in syn if str(n).startswith("NCBIGene:")]
+    cg = cpic["genes"].dropna(subset=["hgnc_id", "ncbi_gene"])   # CPIC names both ids of its genes
+    hgnc += list(zip(cg.ncbi_gene, cg.hgnc_id))
+    links = source_links(props, epio_m, cpic_m, hgnc, supplementary_merges(pd.concat([bc_e, rel_e]), mesh),
+                         same_name_merges(epio_e, epio_m, hpo_e))
+    merges = entity_merges(props, pd.concat(checked, ignore_index=True), links)   # no merge may cost a checked claim
+    canon = canonical_ids(props.entity_id, zip(merges.a[merges.applied], merges.b[merges.applied]))
+    return props, canon, entities_table(props, canon), merges
+
 def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims: pd.DataFrame|None = None,
              literature: tuple[str, ...] = LITERATURE, secondary: tuple[str, ...] = ()) -> KG:
     "Build the KG from HPO, CPIC, Genes4Epilepsy, EPIO, guideline rules, the `literature` and `secondary` sources."
@@ -415,20 +429,12 @@ def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims:
     no_peer = (proposals_frame(pd.DataFrame(columns=PROPOSAL_COLUMNS)), claims_frame(pd.DataFrame(columns=CLAIM_COLUMNS)),
                pd.DataFrame(columns=ASIDE_COLUMNS))
     peer_e, peer_c, peer_aside = _timed(st, "epigraph peer", peer_source, mesh) if PEER_SOURCE in secondary else no_peer
-    def merge_and_resolve():
-        props = pd.concat([hpo_e, cpic_e, bc_e, g4e_e, epio_e, proposals_frame(CURATED_POPULATIONS),
-                           rule_drug_entities(rules, mesh), rel_e, guid_e, peer_e], ignore_index=True)
-        hgnc = [(n, e) for e, syn in zip(hpo_e.entity_id, hpo_e.synonyms) for n in syn if str(n).startswith("NCBIGene:")]
-        cg = cpic["genes"].dropna(subset=["hgnc_id", "ncbi_gene"])   # CPIC names both ids of its genes
-        hgnc += list(zip(cg.ncbi_gene, cg.hgnc_id))
-        links = source_links(props, epio_m, cpic_m, hgnc, supplementary_merges(pd.concat([bc_e, rel_e]), mesh),
-                             same_name_merges(epio_e, epio_m, hpo_e))
-        checked = [hpo_c, cpic_c, bc_c, rel_c, g4e_c, guid_c, peer_c]   # no merge may cost these (rules come after)
-        if extra_claims is not None: checked.append(claims_frame(extra_claims))
-        merges = entity_merges(props, pd.concat(checked, ignore_index=True), links)
-        canon = canonical_ids(props.entity_id, zip(merges.a[merges.applied], merges.b[merges.applied]))
-        return props, canon, entities_table(props, canon), merges
-    props, canon, ents, merges = _timed(st, "merge entities", merge_and_resolve)
+    proposals = [hpo_e, cpic_e, bc_e, g4e_e, epio_e, proposals_frame(CURATED_POPULATIONS),
+                 rule_drug_entities(rules, mesh), rel_e, guid_e, peer_e]
+    checked = [hpo_c, cpic_c, bc_c, rel_c, g4e_c, guid_c, peer_c]   # no merge may cost these (rules come after)
+    if extra_claims is not None: checked.append(claims_frame(extra_claims))
+    props, canon, ents, merges = _timed(st, "merge entities", merge_and_resolve, proposals, checked, hpo_e, cpic,
+                                        epio_m, cpic_m, bc_e, rel_e, epio_e, mesh)
     rule_c = _timed(st, "guideline rules", lambda: rule_claims(rules, ents, rule_pmids(registry, cpic)))
     extra = [claims_frame(extra_claims)] if extra_claims is not None else []
     claims = pd.concat([hpo_c, cpic_c, bc_c, rel_c, g4e_c, rule_c, guid_c, peer_c, *extra], ignore_index=True)

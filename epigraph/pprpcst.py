@@ -10,12 +10,13 @@ from functools import lru_cache
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMNS, table_of, link_seeds, edge_table,
-                                tree_paths, serialise_paths, _cut)
+                                tree_paths, serialise_paths, cut_lines)
 
 # %% auto #0
 __all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'PLAIN_WALK', 'CHAIN_CUE',
-           'personalized_pagerank', 'pcst_solver', 'pcst_tree', 'query_intent', 'with_intent', 'is_chain_question',
-           'target_types', 'chain_prizes', 'seed_indices', 'retrieve_ppr_pcst', 'ppr_pcst_method']
+           'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent', 'with_intent',
+           'is_chain_question', 'target_types', 'chain_prizes', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst',
+           'ppr_pcst_method']
 
 # %% ../nbs/11f_ppr_pcst.ipynb #b5053439
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
@@ -55,7 +56,7 @@ def pcst_solver():
                            "fraenkel-lab/pcst_fast#16) — reinstall it from source: pip install --force-reinstall --no-binary pcst-fast pcst-fast==1.0.10")
     return pcst_fast.pcst_fast
 
-def _top_nodes(r: np.ndarray, m: int) -> np.ndarray:
+def top_indices(r: np.ndarray, m: int) -> np.ndarray:
     "Indices of the m largest positive scores, by score then index (deterministic)."
     pos = np.flatnonzero(r > 0)
     if pos.size > m: pos = pos[np.argpartition(-r[pos], m - 1)[:m]]
@@ -100,7 +101,7 @@ def pcst_tree(gi: GraphIndex, r: np.ndarray, seeds: list[int], node_budget: int 
               neighbourhood: int = 200) -> tuple[dict[int, set], dict[int, float]]:
     "The PCST tree (as an adjacency dict over graph indices) on the top-`neighbourhood` PPR nodes, with its prizes."
     solve = pcst_solver()
-    cand = np.union1d(_top_nodes(r, max(neighbourhood, 1)), seeds)
+    cand = np.union1d(top_indices(r, max(neighbourhood, 1)), seeds)
     prize = r[cand] / max(r[cand].max(), 1e-300)
     sub = sp.triu(gi.W[cand][:, cand], k=1).tocoo()
     c0 = float(np.sort(prize)[::-1][:max(node_budget, 1)].mean())
@@ -204,7 +205,8 @@ def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFr
     df = link_seeds(gi, query, how=how)
     return df, "" if len(df) else "no entity of the graph recognised in the query"
 
-def _nodes_table(gi: GraphIndex, idx, scores, seeds: set) -> pd.DataFrame:
+def nodes_table(gi: GraphIndex, idx, scores, seeds: set) -> pd.DataFrame:
+    "The retrieved-nodes table (NODE_COLUMNS) of node indices `idx`, their scores, and which are seeds."
     idx = list(idx)
     return pd.DataFrame(dict(entity_id=gi.ids[idx] if idx else [], name=gi.names[idx] if idx else [], score=list(scores),
                              is_seed=[i in seeds for i in idx]), columns=NODE_COLUMNS)
@@ -233,8 +235,8 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
     pairs = {(u, v) for u in adj for v in adj[u] if u < v}
     pairs |= {(u, v) for u in s_idx for v in s_idx if u < v and u in adj and v in adj}   # what links two seeds directly is always kept
     rows = [x for u, v in sorted(pairs) for x in gi.triplets_between(u, v)[:max_edges_per_pair]]
-    lines, ids, text = _cut(serialise_paths(gi, tree_paths(gi, adj, set(s_idx), prize, depth), max_pmids), token_budget)
-    return Retrieved("ppr_pcst", query, seed_df, _nodes_table(gi, order, r[order], set(s_idx)), edge_table(gi, rows),
+    lines, ids, text = cut_lines(serialise_paths(gi, tree_paths(gi, adj, set(s_idx), prize, depth), max_pmids), token_budget)
+    return Retrieved("ppr_pcst", query, seed_df, nodes_table(gi, order, r[order], set(s_idx)), edge_table(gi, rows),
                      paths=lines, path_ids=ids, text=text, reason=reason, params=params)
 
 # %% ../nbs/11f_ppr_pcst.ipynb #8fa3f362

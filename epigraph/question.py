@@ -8,7 +8,7 @@ import re, unicodedata
 from dataclasses import dataclass, field, asdict
 from functools import lru_cache
 import numpy as np, pandas as pd
-from .retrieval import GraphIndex, link_seeds, _name_key
+from .retrieval import GraphIndex, link_seeds, word_key
 
 # %% auto #0
 __all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'QUESTION_WORDS', 'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS',
@@ -96,7 +96,7 @@ def correct_typos(gi: GraphIndex, text: str, covered: list[tuple[int, int]], cut
             run = words[i:i + n]
             if len(run) < n or not any(open_[i:i + n]) or any(b.start() - a.end() > 1 for a, b in zip(run, run[1:])): continue
             span = text[run[0].start():run[-1].end()]
-            key = _name_key(span)
+            key = word_key(span)
             if len(key) < 6 or not keys.get(n): continue
             hit = process.extractOne(key, keys[n], scorer=fuzz.ratio, score_cutoff=cutoff)
             if hit and hit[0] != key:
@@ -124,7 +124,7 @@ def prefix_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -
             run = words[i:i + n]
             if used & set(range(i, i + n)) or any(a <= w.start() < b for w in run for a, b in covered): continue
             if any(w.group().lower() in QUESTION_WORDS for w in (run[0], run[-1])): continue
-            key = _name_key(text[run[0].start():run[-1].end()])
+            key = word_key(text[run[0].start():run[-1].end()])
             if len(key) < 5 or n == 1 and not re.search(r"[A-Z0-9]", run[0].group()): continue
             lo = bisect_left(keys, key + " "); hits = []
             while lo < len(keys) and keys[lo].startswith(key + " ") and len(hits) <= MAX_PREFIX_HITS: hits.append(keys[lo]); lo += 1
@@ -170,7 +170,7 @@ def age_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -> p
         for m in re.finditer(rf"\b(?:in|at|during|from|before|after) (?:the |an? |early |late )?(?P<w>{pat})\b", text, re.I):
             if any(a <= m.start("w") < b for a, b in covered): continue
             rows += [dict(entity_id=gi.ids[v], name=gi.names[v], text=m["w"], start=m.start("w"), end=m.end("w"),
-                          confidence=0.8, method="age word") for v in table.get(_name_key(term), {})]
+                          confidence=0.8, method="age word") for v in table.get(word_key(term), {})]
     return table_of(SEED_COLUMNS, rows)
 
 # %% ../nbs/11c_question.ipynb #6c17c62c

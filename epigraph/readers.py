@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 import pandas as pd
 from .schema import CITATION, TIER_TABLE
-from .retrieval import GraphIndex, link_seeds, _name_key
+from .retrieval import GraphIndex, link_seeds, word_key
 from .question import Question, parse_question
 from .manifest import citation
 
@@ -59,7 +59,7 @@ def entity_of(gi: GraphIndex, entity_id: str) -> Entity|None:
     if not xrefs:
         for x, e in gi.canonical.items(): xrefs.setdefault(e, set()).add(x)
     e = gi.ids[i]
-    keys = {_name_key(gi.names[i])} | {_name_key(str(s)) for s in gi.synonyms[i]}
+    keys = {word_key(gi.names[i])} | {word_key(str(s)) for s in gi.synonyms[i]}
     return Entity(e, gi.names[i], frozenset(xrefs.get(e, set()) | {e}), frozenset(k for k in keys if k))
 
 def option_entities(gi: GraphIndex, options: list[str], option_ids: list|None = None) -> list[Entity|None]:
@@ -76,7 +76,7 @@ def touches(row, ent: Entity|None, end: str) -> bool:
     "Does the manifest row's `end` ('head' or 'tail') denote the entity?"
     if ent is None: return False
     i, n = (row[end], row[f"{end}_name"]) if isinstance(row, pd.Series) else (getattr(row, end), getattr(row, f"{end}_name"))
-    return (isinstance(i, str) and i in ent.ids) or (isinstance(n, str) and _name_key(n) in ent.keys)
+    return (isinstance(i, str) and i in ent.ids) or (isinstance(n, str) and word_key(n) in ent.keys)
 
 # %% ../nbs/11e_readers.ipynb #d004cfa4
 def _weight(row, factor: float = 1.0) -> float:
@@ -261,9 +261,9 @@ def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -
     rows = manifest.iloc[reading.looked] if reading.looked else manifest.iloc[[]]
     if not len(rows):
         return _sentence(f"{pick}: the evidence given holds no relation between {' and '.join(reading.subjects) or 'the entities named'}", "")
-    subj = [n for n in reading.subjects if any(_name_key(n) in {_name_key(str(r.head_name)), _name_key(str(r.tail_name))} for r in rows.itertuples())]
+    subj = [n for n in reading.subjects if any(word_key(n) in {word_key(str(r.head_name)), word_key(str(r.tail_name))} for r in rows.itertuples())]
     about = subj[0] if subj else str(rows.iloc[0].head_name)
-    others = [str(r.tail_name) if _name_key(str(r.head_name)) == _name_key(about) else str(r.head_name) for r in rows.itertuples()]
+    others = [str(r.tail_name) if word_key(str(r.head_name)) == word_key(about) else str(r.head_name) for r in rows.itertuples()]
     rest = [n for n in reading.subjects if n != about]
     tail = f", not to {' or '.join(rest)}" if rest else ""
     return _sentence(f"{pick}: the evidence given relates {about} to {', '.join(dict.fromkeys(others))}{tail}", cites(manifest, reading.looked))

@@ -15,10 +15,10 @@ from . import sources
 
 # %% auto #0
 __all__ = ['TRIPLET_COLUMNS', 'RULES', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'REJECT_TABLE_COLUMNS', 'gold_mentions',
-           'bc5cdr_split', 'sentence_spans', 'split_ids', 'role_of', 'Hit', 'DocEntities', 'documents_entities',
-           'empty_triplets', 'Rule', 'rule_triplets', 'synthetic_mentions', 'cid_set', 'relation_scores',
-           'llm_messages', 'llm_triplets', 'consensus', 'cid_table', 'extract', 'read_documents', 'check_output_path',
-           'extract_file']
+           'bc5cdr_split', 'sentence_spans', 'split_ids', 'role_of', 'Hit', 'hits_by_sentence', 'DocEntities',
+           'documents_entities', 'empty_triplets', 'Rule', 'rule_triplets', 'synthetic_mentions', 'cid_set',
+           'relation_scores', 'llm_messages', 'llm_triplets', 'consensus', 'cid_table', 'extract', 'read_documents',
+           'check_output_path', 'extract_file']
 
 # %% ../nbs/07_relations.ipynb #ae602b65
 def gold_mentions(loaded: sources.Loaded) -> pd.DataFrame:
@@ -77,7 +77,7 @@ class Hit:
     start: int; end: int; sent: int; text: str; type: str; layer: str
 
 # %% ../nbs/07_relations.ipynb #94d4eaf9
-def _by_sentence(hits: list[Hit]) -> dict[int, list[Hit]]:
+def hits_by_sentence(hits: list[Hit]) -> dict[int, list[Hit]]:
     "Hits grouped by sentence index."
     out = defaultdict(list)
     for h in hits: out[h.sent].append(h)
@@ -109,7 +109,7 @@ class DocEntities:
     def grouped(self, hits: list[Hit]) -> dict[int, list[Hit]]:
         "`hits` grouped by sentence, remembered per list (each id's list lives as long as the document)."
         cache = self.__dict__.setdefault("_grouped", {})
-        if id(hits) not in cache: cache[id(hits)] = _by_sentence(hits)
+        if id(hits) not in cache: cache[id(hits)] = hits_by_sentence(hits)
         return cache[id(hits)]
 
     @property

@@ -15,9 +15,9 @@ from .schema import TIER_TABLE
 # %% auto #0
 __all__ = ['PARAMS', 'SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE',
            'QUERY_MEMO', 'METHODS', 'RETRIEVERS', 'RetrievalParams', 'table_of', 'Retrieved', 'approx_tokens',
-           'cut_to_budget', 'evidence_strength', 'GraphIndex', 'TableGraph', 'synthetic_kg', 'link_by_names',
-           'link_by_ner', 'seed_rows', 'link_seeds', 'format_hop', 'edge_table', 'tree_paths', 'serialise_paths',
-           'register_retriever', 'retriever_fn', 'retriever_names', 'Retriever']
+           'cut_to_budget', 'evidence_strength', 'word_key', 'GraphIndex', 'TableGraph', 'synthetic_kg',
+           'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds', 'format_hop', 'edge_table', 'tree_paths',
+           'serialise_paths', 'cut_lines', 'register_retriever', 'retriever_fn', 'retriever_names', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #6b51bd3d
 @dataclass(frozen=True)
@@ -103,7 +103,9 @@ def _lists(col, n: int) -> list:
     if col is None: return [[] for _ in range(n)]
     return [list(v) if isinstance(v, (list, tuple, np.ndarray)) else [] for v in col]
 
-def _name_key(s: str) -> str: return " ".join(re.findall(r"[a-z0-9]+", s.lower()))
+def word_key(s: str) -> str:
+    "A name as seed linking compares it: its lower-cased letters and digits, as words (all punctuation dropped)."
+    return " ".join(re.findall(r"[a-z0-9]+", s.lower()))
 
 # %% ../nbs/11_retrieval.ipynb #8ebfdcc0
 class GraphIndex:
@@ -200,9 +202,9 @@ def _name_table(gi: GraphIndex) -> dict:
     if getattr(gi, "_names", None) is None:
         table = {}
         for i, (name, syns) in enumerate(zip(gi.names, gi.synonyms)):
-            table.setdefault(_name_key(name), {}).setdefault(i, ("name", name))
+            table.setdefault(word_key(name), {}).setdefault(i, ("name", name))
             for s in syns:
-                k = _name_key(str(s))
+                k = word_key(str(s))
                 if k: table.setdefault(k, {}).setdefault(i, ("synonym", str(s)))
         table.pop("", None)
         gi._names, gi._max_words = table, max((k.count(" ") + 1 for k in table), default=0)
@@ -331,7 +333,7 @@ def serialise_paths(gi: GraphIndex, paths: list[tuple[float, list[int]]], max_pm
              for score, p in paths if len(p) > 1]
     return [(l, [str(gi.ids[u]) for u in p]) for _, l, p in sorted(lines, key=lambda x: x[:2])]
 
-def _cut(items: list[tuple[str, list[str]]], token_budget: int) -> tuple[list[str], list[list[str]], str]:
+def cut_lines(items: list[tuple[str, list[str]]], token_budget: int) -> tuple[list[str], list[list[str]], str]:
     "Lines with their ids, cut to the token budget."
     ids = dict(items)
     lines, text = cut_to_budget(list(ids), token_budget)

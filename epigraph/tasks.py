@@ -15,7 +15,7 @@ from .adapters import GUIDELINE_RULES, drug_and_condition
 from .temporal import (guideline_versions, guideline_in_force, gene_intervals, genes_as_of,
                                onset_anchor_table, onset_annotations)
 from .bench import (Item, item_rng, bench_kg, loaded, triplet_keys, triplets_between, antiseizure_drugs,
-                            pick, choice_item, _visible, _asm_names)
+                            pick, choice_item, visible_triplets, asm_name_basis)
 
 # %% auto #0
 __all__ = ['YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'NAMED_FOR', 'PATIENTS', 'build_pubmedqa', 'seizure_disease_ids',
@@ -79,7 +79,7 @@ def _sample_starts(starts, rng, n):
     return starts
 
 def gene_disease_items(kg, seed, n) -> list[Item]:
-    t = _visible(kg); e = kg.entities
+    t = visible_triplets(kg); e = kg.entities
     name, typ = dict(zip(e.entity_id, e.name.astype(str).str.lower())), dict(zip(e.entity_id, e.type))
     cg = t[(t.predicate == "caused_by_gene") & ~t["head"].str.startswith("CURATED:")]
     by_gene = cg.groupby("tail")["head"].agg(set)
@@ -96,7 +96,7 @@ def gene_disease_items(kg, seed, n) -> list[Item]:
     return out
 
 def disease_phenotype_items(kg, seed, n) -> list[Item]:
-    t = _visible(kg); E = kg.entities.set_index("entity_id")
+    t = visible_triplets(kg); E = kg.entities.set_index("entity_id")
     hp = E[E.index.str.startswith("HP:")]
     anc = _ancestors({i: list(p) for i, p in zip(hp.index, hp.parents)})
     abnormal = {i for i, a in anc.items() if HP_ABNORMALITY in a}
@@ -119,7 +119,7 @@ def disease_phenotype_items(kg, seed, n) -> list[Item]:
 
 # %% ../nbs/13c_tasks.ipynb #8acb6e0c
 def syndrome_treatment_items(kg, seed, n, variants: int = 2) -> list[Item]:
-    t = _visible(kg); E = kg.entities.set_index("entity_id")
+    t = visible_triplets(kg); E = kg.entities.set_index("entity_id")
     asm_ids = set(antiseizure_drugs(kg).entity_id.dropna())
     fl = t[(t.predicate == "first_line_for") & t.tier.isin(CURATED_TIERS) & t["head"].isin(asm_ids)]
     harm = t[t.predicate.isin(["aggravates", "contraindicated_with"])]
@@ -146,7 +146,7 @@ def syndrome_treatment_items(kg, seed, n, variants: int = 2) -> list[Item]:
     return out[:n]
 
 def drug_event_items(kg, seed, n) -> list[Item]:
-    t = _visible(kg); E = kg.entities.set_index("entity_id")
+    t = visible_triplets(kg); E = kg.entities.set_index("entity_id")
     asm_ids = set(antiseizure_drugs(kg).entity_id.dropna()); seiz = seizure_disease_ids()
     ind = t[(t.predicate == "induces") & (t.tail_layer == "L5")]
     by_drug = ind.groupby("head")["tail"].agg(set)
@@ -174,7 +174,7 @@ def build_graph_mc(seed: int = 0, n_per_kind: int = 40, kg=None) -> list[Item]:
 # %% ../nbs/13c_tasks.ipynb #c86d820c
 def _rule_edges(kg) -> pd.DataFrame:
     "Helps/harms edges of the guideline rules (GUIDELINE or GOLD tier): drug, predicate, condition, triplet id."
-    t = _visible(kg)
+    t = visible_triplets(kg)
     r = t[t.sources.map(lambda s: "guideline-rules" in s) & t.tier.isin(CURATED_TIERS)]
     drug, cond = drug_and_condition(r)
     return pd.DataFrame(dict(drug=drug, predicate=r.predicate.to_numpy(), condition=cond, triplet_id=r.triplet_id.to_numpy()))
@@ -199,7 +199,7 @@ def named_for(kg) -> dict[str, set[str]]:
     names = {n: i for n, i in zip(a.name, a.entity_id)}
     names.update({alias.lower(): names[target.lower()] for alias, target, *_ in CURATED_ALIASES if target.lower() in names and len(alias) > 3})
     ev = kg.evidence[kg.evidence.source == "guideline-rules"]
-    t = _visible(kg).set_index("triplet_id")
+    t = visible_triplets(kg).set_index("triplet_id")
     ev = ev[ev.triplet_id.isin(t.index)]
     r = t.loc[ev.triplet_id]
     out: dict[str, set[str]] = {}
@@ -229,7 +229,7 @@ def genotype_avoid_items(kg, seed, variants: int = 3) -> list[Item]:
     return out
 
 def _syndrome_genes(kg, syndromes) -> pd.DataFrame:
-    t = _visible(kg)
+    t = visible_triplets(kg)
     cg = t[(t.predicate == "caused_by_gene") & t["head"].isin(set(syndromes))]
     return pd.DataFrame(dict(syndrome=cg["head"], gene=cg["tail"], triplet_id=cg.triplet_id)).sort_values(["syndrome", "gene"])
 
@@ -266,7 +266,7 @@ def chain_items(kg, seed, kind: str) -> list[Item]:
 def pgx_pair_items(kg, seed, variants: int = 2) -> list[Item]:
     pool, label = _asm_pool(kg), _label(kg)
     E = kg.entities.set_index("entity_id")
-    t = _visible(kg); gd = t[t.predicate == "gene_drug_interaction"]
+    t = visible_triplets(kg); gd = t[t.predicate == "gene_drug_interaction"]
     cpic = loaded("cpic"); pairs = antiseizure_pairs(cpic)
     paired = gd.groupby("head")["tail"].agg(set)
     out = []
@@ -353,7 +353,7 @@ def build_drug_induced(seed: int = 0, max_cites: int = 3, kg=None) -> list[Item]
     names = _chem_names(m[m.type == "Chemical"], kg)
     yes = rel[rel.disease.isin(seiz)].groupby("chemical").pmid.agg(lambda s: sorted(set(s)))
     yes = yes[yes.index.map(lambda c: len(str(names.get(c, ""))) >= MIN_NAME)]
-    t = _visible(kg); induced_in_graph = set(t[(t.predicate == "induces") & t["tail"].isin(seiz)]["head"])
+    t = visible_triplets(kg); induced_in_graph = set(t[(t.predicate == "induces") & t["tail"].isin(seiz)]["head"])
     seiz_docs = set(m[(m.type == "Disease") & m.mesh_ids.isin(seiz)].pmid)
     cooc = m[(m.type == "Chemical") & m.pmid.isin(seiz_docs)].groupby("mesh_ids").pmid.agg(lambda s: sorted(set(s)))
     no = cooc[~cooc.index.isin(induced_in_graph | set(rel[rel.disease.isin(seiz)].chemical))]
@@ -382,7 +382,7 @@ def _date_in(rng, start: pd.Timestamp, end: pd.Timestamp) -> pd.Timestamp:
 def guideline_items(seed: int, per_interval: int = 2) -> list[Item]:
     cpic = loaded("cpic"); versions = guideline_versions(cpic)
     horizon = cpic["change_log"].date.max()
-    asm_names = set(_asm_names())
+    asm_names = set(asm_name_basis())
     out = []
     for gid, v in versions.groupby("guideline_id"):
         v = v.sort_values("version")

@@ -334,6 +334,18 @@ def _neighbours(gi: GraphIndex, u: int, k: int) -> list[tuple[int, int]]:
         if len(out) >= k: break
     return out
 
+def _neighbour_lines(ui: UIndex, top: np.ndarray, keep: set, best: dict, k: int, seen: set, max_pmids: int):
+    "(rows, scores, lines) of the k strongest neighbours of each top entity: a new node scores half its entity's."
+    gi, nb_score, nb_rows, items = ui.gi, {}, [], []
+    for u in top.tolist():
+        for x, v in _neighbours(gi, u, max(k, 0)):
+            nb_rows.append(x)
+            if v not in keep: nb_score[v] = max(nb_score.get(v, 0.0), 0.5 * best[u])
+    for x in nb_rows:
+        if x in seen: continue
+        seen.add(x); items.append((_hop_line(ui, x, max_pmids), [str(gi.ids[gi.head[x]]), str(gi.ids[gi.tail[x]])]))
+    return nb_rows, nb_score, items
+
 def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = "auto", top_n: int = 60, k: int = 16,
                depth: int = PARAMS.depth, max_leaves: int = 3, token_budget: int = PARAMS.token_budget,
                max_pmids: int = 3,
@@ -364,15 +376,8 @@ def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = 
     leaf_rows.sort(key=lambda x: (not (gi.head[x] in s_idx or gi.tail[x] in s_idx), -(best[gi.head[x]] + best[gi.tail[x]]),
                                   -gi.strength[x], gi.triplet_id[x]))
     items = [(_hop_line(ui, x, max_pmids, doc_key.get(x)), [str(gi.ids[gi.head[x]]), str(gi.ids[gi.tail[x]])]) for x in leaf_rows]
-    nb_score, nb_rows = {}, []
-    for u in top.tolist():
-        for x, v in _neighbours(gi, u, max(k, 0)):
-            nb_rows.append(x)
-            if v not in keep: nb_score[v] = max(nb_score.get(v, 0.0), 0.5 * best[u])
-    seen = set(leaf_rows)
-    for x in nb_rows:
-        if x in seen: continue
-        seen.add(x); items.append((_hop_line(ui, x, max_pmids), [str(gi.ids[gi.head[x]]), str(gi.ids[gi.tail[x]])]))
+    nb_rows, nb_score, nb_items = _neighbour_lines(ui, top, keep, best, k, set(leaf_rows), max_pmids)
+    items += nb_items
     summaries, params["summaries"] = _summaries(ui, ui.ancestors(leaves[0])[:max(depth, 0)], summaries, llm)
     sum_lines, sum_text = cut_to_budget([l for l, _ in summaries], int(token_budget * summary_share))
     ev_lines, ev_text = cut_to_budget(list(dict.fromkeys(l for l, _ in items)), token_budget - approx_tokens(sum_text))
