@@ -90,6 +90,7 @@ def _hpo_phenotype_claims(hpo) -> pd.DataFrame:
         extractor="hpo-annotation", date=[_date_str(v) for v in a.curated_on], date_precision="day",
         date_kind="biocuration", curated_gold=(a.evidence.isin(HPO_GOLD_CODES) & a.pmid.notna()).values, detail=detail)))
 
+# %% ../nbs/07a_adapters.ipynb #9b324548
 def _hpo_gene_claims(hpo) -> pd.DataFrame:
     gd, g = hpo["gene_disease"], hpo["genes"]
     hgnc = dict(zip(g.id, g.hgnc_id.astype(object).where(g.hgnc_id.notna(), g.id.astype(object))))
@@ -151,6 +152,7 @@ def _pair_claims(pairs: pd.DataFrame, cpic) -> pd.DataFrame:
                              date=_date_str(p.as_of), date_precision=p.as_of_precision, date_kind="snapshot"))
     return claims_frame(pd.DataFrame(rows))
 
+# %% ../nbs/07a_adapters.ipynb #6efed3d7
 def cpic_source(cpic=None, mesh: pd.DataFrame|None = None) -> tuple[pd.DataFrame, pd.DataFrame, list[tuple[str, str]]]:
     "Entity proposals, claims and id merges (RxNorm drug = MeSH descriptor of the same name) from CPIC."
     cpic = cpic or load_cpic()
@@ -391,6 +393,7 @@ def drug_and_condition(t: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     flip = t.predicate.isin(CONDITION_FIRST).to_numpy()
     return np.where(flip, t["tail"], t["head"]), np.where(flip, t["head"], t["tail"])
 
+# %% ../nbs/07a_adapters.ipynb #3c064d32
 def rule_claims(rules: pd.DataFrame, entities: pd.DataFrame, pmids: dict[str, int]) -> pd.DataFrame:
     "Claims for the guideline rules, entities resolved by name; a PMID only where `pmids` has the reference."
     idx, layer_of = name_index(entities), dict(zip(entities.entity_id, entities.layer))

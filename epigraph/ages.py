@@ -32,6 +32,7 @@ def duration_days(iso: str|None) -> float|None:
     if not m: raise ValueError(f"{iso!r} is not a one-component ISO-8601 duration such as P13Y or P28D")
     return float(m.group(1)) * UNIT_DAYS[m.group(2)]
 
+# %% ../nbs/09a_ages.ipynb #7f384fd2
 @dataclass(frozen=True)
 class Anchor:
     "A point or interval in a patient's course: ISO-8601 start/end durations, precision, reference point, quote."
@@ -131,6 +132,7 @@ def _age_number(m):     # "at age 13", "aged 13" (no unit: years)
     iso = duration(_num(m.group(1)), "Y")
     return iso, iso, "exact", True
 
+# %% ../nbs/09a_ages.ipynb #bf9aedf0
 def _gestation(m):      # "at 32 weeks of gestation", "gestational age of 30 weeks"
     iso = duration(_num(m.group(1) or m.group(2)), "W")
     return iso, iso, "exact", True
@@ -166,6 +168,8 @@ def _tens(m):
     return f"P{base + lo}Y", f"P{base + hi}Y"
 
 _PRENATAL = r"prior\s+to\s+birth|before\s+birth|prenatal(?:ly)?|antenatal(?:ly)?|in\s+utero|intra-?uterine"
+
+# %% ../nbs/09a_ages.ipynb #ad7c0697
 AGE_DICTIONARY = [   # (regex, start, end, precision, reference); an end of None is open
     (r"early[\s-]+teens?", "P13Y", "P15Y", "fuzzy", "birth"),
     (r"mid[\s-]+teens?", "P14Y", "P17Y", "fuzzy", "birth"),
@@ -242,6 +246,7 @@ def find_age_expressions(text: str, strict: bool = True) -> list[tuple[int, int,
         if all(c[1] <= k[0] or c[0] >= k[1] for k in kept): kept.append(c)
     return sorted(kept, key=lambda c: c[0])
 
+# %% ../nbs/09a_ages.ipynb #c36b4ce0
 def _width(a: Anchor) -> float:
     s, e = a.days()
     return float("inf") if e is None else e - s

@@ -60,6 +60,7 @@ def arms() -> list[str]:
 def retrieval_query(question: str, options: list[str]|None) -> str:
     return question if not options else f"{question} Options: {'; '.join(map(str, options))}"
 
+# %% ../nbs/12_answer.ipynb #4b2c4214
 def clean_options(options) -> list[str]:
     "The options as stripped text; raises ValueError on an empty or a repeated option (compared ignoring case)."
     opts = [" ".join(str(o).split()) for o in (options or [])]
@@ -86,6 +87,7 @@ def parsed_once(question: str, gi: GraphIndex, hints: dict|None = None) -> Quest
         memo[key] = parse_question(question, gi, hints)
     return copy.deepcopy(memo[key])
 
+# %% ../nbs/12_answer.ipynb #07706d45
 def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst", reader: str = "offline",
            retriever: Retriever|None = None, option_ids: list|None = None, inject: pd.DataFrame|None = None,
            llm=None, verify: bool = True, hints: dict|None = None, **params) -> Answer:
@@ -121,6 +123,7 @@ def _offline_reader(question, options, manifest, R, option_ids=None, verify=True
     rd = read_offline(question, options, manifest, R.graph, option_ids, verify=verify, parsed=parsed)
     return dict(choice=rd.choice, text=write_answer(manifest, rd, options), refused=sorted(rd.refused), reason=rd.reason, reader="offline")
 
+# %% ../nbs/12_answer.ipynb #fb2f5cdd
 def _llm_reader(question, options, manifest, R, arm="", llm=None, parsed=None, **_):
     from epigraph.llm import LLMOutputError
     name = f"llm:{llm.model if llm is not None else _llm_name()}"
@@ -177,6 +180,7 @@ def counterfactual_cases(rules: pd.DataFrame|None = None) -> pd.DataFrame:
     out["sentinel_pmid"] = SENTINEL_BASE + out.case
     return out
 
+# %% ../nbs/12_answer.ipynb #7fa6f799
 def injection(gi: GraphIndex, case) -> pd.DataFrame:
     "The injected manifest row of a case: the false statement, citing its sentinel PMID (synthetic)."
     h, t = option_entities(gi, [case.inject_head, case.inject_tail])

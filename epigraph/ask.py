@@ -91,6 +91,7 @@ def _build_state(folder: Path) -> dict:
     return dict(retriever=Retriever(slim(R.graph)), normalisers={tuple(STAGES): default_normaliser(stages=STAGES)},
                 english=question_mod.english_words(), registry=known)
 
+# %% ../nbs/12c_ask.ipynb #f3417997
 def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Retriever:
     "The ask path's retriever over the built graph in `folder`, loaded from its served copy (built and saved if missing)."
     folder = Path(folder) if folder else get_settings().build_dir/"kg"

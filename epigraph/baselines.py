@@ -121,6 +121,7 @@ class AbstractIndex:
         keep = scores[0] > 0
         return docs[0][keep], scores[0][keep]
 
+# %% ../nbs/11g_baselines.ipynb #7c2dad6e
 def retrieve_bm25(index: AbstractIndex, query: str, k: int = PARAMS.passages,
                   token_budget: int = PARAMS.token_budget) -> Retrieved:
     "Top-k abstracts by BM25 with their PMIDs (the flat-RAG arm)."
@@ -176,6 +177,7 @@ class BaselineGraph:
             self.G.add_edge(gi.names[h].lower(), gi.names[t].lower(), relation=gi.predicate[row],
                             paper_count=int(gi.paper_count[row]), weight=max(int(gi.paper_count[row]), 1), row=row)
 
+# %% ../nbs/11g_baselines.ipynb #a62d27f7
 def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nodes: int = PARAMS.node_budget,
                       max_depth: int = PARAMS.depth, max_paths: int = 12,
                       token_budget: int = PARAMS.token_budget) -> Retrieved:

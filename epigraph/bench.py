@@ -89,6 +89,7 @@ def check_items(items: list[Item]) -> list[Item]:
         if not {"source", "record_id"} <= set(it.provenance): raise ValueError(f"item {it.item_id}: provenance lacks source or record_id")
     return items
 
+# %% ../nbs/13_bench.ipynb #55d72f0e
 def build_task(name: str, seed: int = 0, **params) -> list[Item]:
     "Build the items of task `name` with `seed`; each gets its split from its group; checked before returning."
     items = task_builder(name)(seed=seed, **params)
@@ -202,6 +203,7 @@ def _file_lines(path: str) -> list[str]:
     from pathlib import Path
     return Path(path).read_text().splitlines()
 
+# %% ../nbs/13_bench.ipynb #42863914
 def source_record(source: str, record_id: str):
     "The raw record `record_id` of `source` (a dict, row or line of text); raises KeyError when it does not exist."
     if source == "pubmedqa":

@@ -73,6 +73,7 @@ def _sentence_distance(cs: set[int], ds: set[int]) -> int:
             if 0 <= j < len(d_sorted): best = min(best, abs(i - d_sorted[j]))
     return best
 
+# %% ../nbs/07b_cid.ipynb #96e5f86b
 def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: list[Hit], stats: dict) -> dict:
     cs, ds = doc.grouped(chits).keys(), doc.grouped(dhits).keys()
     shared = cs & ds

@@ -62,6 +62,7 @@ def _render(out):
 
 def _cmd_site(args): print(_render(args.out))
 
+# %% ../nbs/16_cli.ipynb #98d92994
 def _cmd_readme(args):
     from epigraph.book import write_readme, readme_text
     from epigraph.config import get_settings
@@ -106,6 +107,7 @@ def _cmd_extract(args):
     for r in rejects.head(20).itertuples(): print(_reject_line(r), file=sys.stderr)
     if len(rejects) > 20: print(f"  … and {len(rejects) - 20} more set aside", file=sys.stderr)
 
+# %% ../nbs/16_cli.ipynb #0d90e923
 def _cmd_ingest(args):
     from epigraph.ingest import ingest, IngestParams
     params = IngestParams(workers=args.workers, scheduler=args.scheduler, use_llm=args.llm, progress=not args.quiet)
@@ -137,6 +139,7 @@ def _check_graph(folder: str|None) -> None:
         raise FileNotFoundError(f"--graph {folder}: no saved graph there — make one with `epigraph ingest PATH --graph "
                                 f"{folder}` (or `epigraph build --out {folder}`)")
 
+# %% ../nbs/16_cli.ipynb #18cf5379
 def _cmd_ask(args):
     from epigraph.answer import answer
     from epigraph.viewer import subgraph_html
@@ -194,6 +197,7 @@ def _data_commands(sub) -> None:
     s.add_argument("input", help="PubTator or PubMed XML file"); s.add_argument("output", help="PubTator file to write")
     s.set_defaults(run=_cmd_extract)
 
+# %% ../nbs/16_cli.ipynb #003a30e5
 def _ask_command(sub) -> None:
     "The `ask` command: one question, or a batch of them."
     s = sub.add_parser("ask", help="answer a question from the graph, with citations and the evidence table")

@@ -145,6 +145,7 @@ _G4E_HASHES = {
 _EPICOM_RAW = "https://raw.githubusercontent.com/neurommsig-epilepsy/EpiCom/master/"
 _EPICOM_CITE = "Hoyt CT et al. A systematic approach for identifying shared mechanisms in epilepsy and its comorbidities. Database 2018 (EpiCom)"
 
+# %% ../nbs/00_config.ipynb #b8c0013e
 SOURCES: dict[str, Source] = {s.name: s for s in [
     Source("bc5cdr-train", "bc5cdr/CDR_TrainingSet.PubTator.txt", _BC5CDR_ZIP,
            "6c15ebf93b7a831f4f679f9ecda4e71fee7fba8c2bc687e8cf73c4d16d91d2a0", "NCBI public-domain notice",

@@ -198,6 +198,7 @@ def add_hypsarrhythmia(rng, sig, fs, meta):
         focus = POSITIONS[rng.integers(C)]
         _add(sig, int(rng.integers(T)), spike_wave(fs, rng.uniform(30, 80), 200, .4), rng.uniform(100, 250) * scalp_field(focus, .35))
 
+# %% ../nbs/14_eeg.ipynb #d5df6e6b
 def add_focal_spikes(rng, sig, fs, meta):
     site = list(FOCI)[rng.integers(len(FOCI))]; meta["focus"] = site
     f, T = scalp_field(FOCI[site], .35), sig.shape[1]
@@ -221,6 +222,7 @@ def add_jme(rng, sig, fs, meta):
             _add(sig, t + int(k * isi * fs), -0.6 * np.sin(np.pi * np.arange(m) / m), amp); t += int(fs / f)
     _bursts(rng, sig, fs, amp, lambda: rng.uniform(1, 3.5), lambda: rng.uniform(3, 8), cycles)
 
+# %% ../nbs/14_eeg.ipynb #2c971e19
 def add_seizure(rng, sig, fs, meta):
     C, T = sig.shape
     site = list(FOCI)[rng.integers(len(FOCI))]; meta["focus"] = site; fo = np.asarray(FOCI[site])
@@ -305,6 +307,7 @@ def _field(raw: bytes, name: str, where: str, kind=float):
     except (UnicodeDecodeError, ValueError):
         raise EEGInputError(f"{where}: header field {name} = {raw[:20]!r} is not a valid {kind.__name__} — the file is not EDF or is corrupt") from None
 
+# %% ../nbs/14_eeg.ipynb #b91a24d8
 def read_edf_header(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX_SIGNALS) -> dict:
     "The EDF(+) header as a dict, after checks that read at most 256·(1+max_signals) bytes; `EEGInputError` if unusable."
     path = Path(path); where = str(path)
@@ -384,6 +387,7 @@ def write_edf(path, rec: Recording) -> Path:
         w.close()
     return path
 
+# %% ../nbs/14_eeg.ipynb #bbdcdd24
 def read_edf(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX_SIGNALS) -> Recording:
     "A checked `Recording` (µV) from an EDF/EDF+ file: header checked first, then scalp channels read with pyedflib."
     import pyedflib

@@ -131,6 +131,7 @@ def eeg_features(rec: Recording) -> dict:
 def _region_of(channel: str) -> str:
     return next((r for r, ch in REGIONS.items() if channel in ch), "")
 
+# %% ../nbs/14a_eeg_analysis.ipynb #5ca89379
 def describe_eeg(feat: dict) -> str:
     "A short EEG description in report language, from `eeg_features` alone."
     s = []
@@ -194,6 +195,7 @@ def dtw_many(a: np.ndarray, B: np.ndarray, r: int, cost: str = "squared") -> np.
         prev2, prev1 = prev1, cur
     return prev1[:, r + 1]
 
+# %% ../nbs/14a_eeg_analysis.ipynb #9983bf41
 def lb_keogh(a: np.ndarray, B: np.ndarray, r: int, cost: str = "squared") -> np.ndarray:
     "Keogh's lower bound of banded DTW from `a` to every row of `B`: each b_j's cost to the query's envelope."
     a, c = np.asarray(a, float), _cost(cost)
@@ -281,6 +283,7 @@ def case_hyperedge(record: dict) -> dict:
     walk(record)
     return dict(hash=hashlib.sha256(text.encode()).hexdigest(), text=text, entities=sorted(set(leaves)))
 
+# %% ../nbs/14a_eeg_analysis.ipynb #b54bed20
 def soft_links(gi, text: str, named: list|tuple = (), kappa: float = 10.0, layers=("L1", "L2")) -> pd.DataFrame:
     "Softmax-weighted links from a case's text to graph entities (EEG-MedRAG Eq. 5): entity_id, name, score, weight."
     from epigraph.retrieval import link_seeds
@@ -307,6 +310,7 @@ def _case_text(patient: dict, description: str, diagnosis: str = "") -> str:
     dx = f"Diagnosis: {diagnosis}. " if diagnosis else ""
     return f"{dx}History: {patient.get('history', '')}. Medications: {meds}. EEG: {description}"
 
+# %% ../nbs/14a_eeg_analysis.ipynb #0b4c5e57
 class CaseBase:
     "Stored patient cases with their EEG vectors (DTW index) and soft links to the graph."
     def __init__(self, recordings: list, labels: list, gi=None, r: int = 1, n: int = 20, cost: str = "squared"):
@@ -344,6 +348,7 @@ def eeg_retrieve(cb: CaseBase, rec: Recording, k: int = 5, metric: str = "dtw") 
     out["eeg_score"] = minmax(-out.distance.values)
     return out[["case_id", "label", "distance", "eeg_score", "description"]]
 
+# %% ../nbs/14a_eeg_analysis.ipynb #37cb7e0e
 def blend(cb: CaseBase, hits: pd.DataFrame, graph_nodes: pd.DataFrame|None = None, alpha: float = 0.7) -> pd.DataFrame:
     "Entity scores α·EEG (cases' scores through their soft links) + (1-α)·graph (ppr_pcst node scores), both min–max normalised."
     eeg = {}
@@ -397,6 +402,7 @@ def evidence_sentences(edges: pd.DataFrame, names, syndrome: list, finding: list
         out.append(f"{text[0].upper()}{text[1:]} {_cite(r)}.")
     return out
 
+# %% ../nbs/14a_eeg_analysis.ipynb #2c1502a5
 def eeg_report(cb: CaseBase, rec: Recording, retriever, k: int = 3, kg=None) -> EEGReport:
     "An evidence-grounded impression for a query recording: findings, interpretation and recommendations, cited."
     kg = kg if kg is not None else retriever.graph.kg

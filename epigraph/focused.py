@@ -98,6 +98,7 @@ def _anchor(gi: GraphIndex, triplet_id) -> str|None:
     v = a.get(triplet_id)
     return v if isinstance(v, str) and v else None
 
+# %% ../nbs/12b_focused.ipynb #66bfbd80
 def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
     "One cited sentence for an answer entity, in the words of the target."
     if q.target == "onset": return onset_sentence(manifest, gi, subject, grp)
@@ -139,6 +140,7 @@ def _group_sentence(manifest, lead: str, rows_of: dict[str, list[int]]) -> str:
     more = f"; and {len(order) - MOST_CLAIMS} more in the evidence table" if len(order) > MOST_CLAIMS else ""
     return f"{lead}: {', '.join(named)}{more}."
 
+# %% ../nbs/12b_focused.ipynb #69561927
 def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
     "A treatment answer in one cited sentence per relation group, first line first; None for a single plain group."
     groups = {g: rows for g, rows in _groups(manifest, found).items() if rows}
@@ -189,6 +191,7 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     noun = "" if len(ents) > 1 else " to a " + (TARGETS[q.target].noun if q.target else "fact")
     return f"The evidence graph does not say: nothing in it links {_names(ents)}{noun}."
 
+# %% ../nbs/12b_focused.ipynb #51d9cbe6
 QUALIFIERS = {   # a word of the question -> words of answer names it asks for ("what CSF finding…")
     "csf": ("csf", "cerebrospinal"), "eeg": ("eeg", "spike", "wave", "discharge", "electroencephalogra"),
     "mri": ("cerebral", "brain", "cortical", "white matter", "atrophy", "hippocamp", "cerebell", "mri", "ventricul"),
@@ -223,6 +226,7 @@ def _dated_rows(manifest, found: pd.DataFrame) -> pd.DataFrame:
     d = d.loc[np.array([isinstance(x, str) and bool(x) for x in d.date], dtype=bool)]
     return d.assign(day=[first_day(x) for x in d.date]).sort_values(["day", "row"], kind="stable")
 
+# %% ../nbs/12b_focused.ipynb #93f8fbfa
 def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None:
     "The dated answer, or None when the question is not dated."
     named = re.findall(r"\bPMID:?\s*(\d{1,9})\b", q.text)

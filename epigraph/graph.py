@@ -257,6 +257,7 @@ def lists_by(keys: pd.Series, values: pd.Series, index, unique: bool = True) -> 
     found = {k[s]: v[s:e] for s, e in zip(starts, ends)}
     return [found.get(i, []) for i in index]
 
+# %% ../nbs/08_graph.ipynb #a03a87f2
 def triplets_table(evidence: pd.DataFrame, entities: pd.DataFrame) -> pd.DataFrame:
     "One row per (head, predicate, tail): layers, paper count, evidence ids, PMIDs, extractors, tier and flags."
     own = ~evidence.extractor.isin(SECONDARY_EXTRACTORS)       # a secondary source never raises a tier
@@ -407,6 +408,7 @@ def merge_and_resolve(proposals: list[pd.DataFrame], checked: list[pd.DataFrame]
     canon = canonical_ids(props.entity_id, zip(merges.a[merges.applied], merges.b[merges.applied]))
     return props, canon, entities_table(props, canon), merges
 
+# %% ../nbs/08_graph.ipynb #e072a6a0
 def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims: pd.DataFrame|None = None,
              literature: tuple[str, ...] = LITERATURE, secondary: tuple[str, ...] = ()) -> KG:
     "Build the KG from HPO, CPIC, Genes4Epilepsy, EPIO, guideline rules, the `literature` and `secondary` sources."

@@ -69,6 +69,7 @@ def cpic_context() -> dict:
 def _linked(triplets: pd.DataFrame) -> set[frozenset]:
     return {frozenset(p) for p in zip(triplets["head"], triplets["tail"])}
 
+# %% ../nbs/11b_hypergraph.ipynb #32d046ec
 def cpic_hyperedges(kg, context: dict|None = None) -> pd.DataFrame:
     "One hyperedge per CPIC pair record in the graph's evidence: gene, risk alleles, drug, testing advice, levels, PMIDs."
     ev = kg.evidence[kg.evidence.source.isin(CPIC_SOURCES)]
@@ -123,6 +124,7 @@ def _frequency(f, names: dict) -> str|None:
     m = _FRACTION.fullmatch(f)
     return f"{m[1]} of {m[2]} patients" if m else names.get(f, f)
 
+# %% ../nbs/11b_hypergraph.ipynb #a8ffb260
 def hpo_hyperedges(kg, canonical: dict|None = None) -> pd.DataFrame:
     "One hyperedge per phenotype.hpoa annotation line in the graph's evidence: disease, phenotype, onset, frequency, evidence code."
     ev = kg.evidence[(kg.evidence.source == "hpo") & kg.evidence.record_id.str.startswith("phenotype.hpoa:")]
@@ -181,6 +183,7 @@ def _named(gi: GraphIndex, text: str, layer: dict, layers=("L3", "L4")) -> list[
 
 ROLE_OF_LAYER = {"L1": "syndrome", "L2": "population", "L3": "genotype", "L4": "drug", "L5": "condition"}
 
+# %% ../nbs/11b_hypergraph.ipynb #598bef65
 def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
     "One hyperedge per guideline statement (rules sharing it merged): drugs, condition, recommendation, constraints."
     from epigraph.adapters import drug_and_condition
@@ -231,6 +234,7 @@ def graph_key(kg, dims: int = 0) -> str:
         for c in use: h.update("\x1f".join(map(str, df[c].tolist())).encode())
     return h.hexdigest()[:20]
 
+# %% ../nbs/11b_hypergraph.ipynb #d2b39abd
 class HyperedgeEncoder:
     "Hyperedge text vectors: TF-IDF (1–2-grams, sublinear tf, unit rows), optionally reduced by a seeded truncated SVD (LSA)."
     def __init__(self, vocabulary: dict, idf: np.ndarray, vectors, projection: np.ndarray|None = None):
@@ -281,6 +285,7 @@ class HyperedgeEncoder:
             return cls(vocab, idf, X)
         return cls(vocab, idf, np.load(folder/"vectors.npy"), np.load(folder/"projection.npy"))
 
+# %% ../nbs/11b_hypergraph.ipynb #96eac81c
 def _unit(v) -> np.ndarray:
     v = np.asarray(v, dtype=np.float32); n = np.linalg.norm(v, axis=1, keepdims=True)
     return v / np.where(n > 0, n, 1)
@@ -317,6 +322,7 @@ LIST_COLUMNS = ("members", "roles", "evidence_keys", "key_dates", "record_ids", 
 
 def _cache_dir(key: str) -> Path: return get_settings().build_dir/"hypergraph"/key
 
+# %% ../nbs/11b_hypergraph.ipynb #dab4cea4
 def _save_index(folder: Path, table: pd.DataFrame, enc, key: str) -> None:
     "Write the index into a new folder, then rename it into place: whole or absent, even with two chapters building it."
     import shutil, tempfile
@@ -376,6 +382,7 @@ def _row_max(m: sp.csr_matrix, values: np.ndarray) -> np.ndarray:
     out[full] = np.maximum.reduceat(v, starts[full])
     return out
 
+# %% ../nbs/11b_hypergraph.ipynb #25c2d073
 def score_hyperedges(hx: HypergraphIndex, query_vec: np.ndarray, seeds: dict[int, float], weights: dict|None = None,
                      semantic_k: int = 200) -> pd.DataFrame:
     "Candidates and their four signals (raw and min–max normalised) and the blended score, best first."
@@ -427,6 +434,7 @@ def _member_edges(gi: GraphIndex, members: list[list[str]], per_pair: int = 5) -
         rows += [int(x) for a in range(len(idx)) for b in range(a + 1, len(idx)) for x in gi.triplets_between(idx[a], idx[b])[:per_pair]]
     return rows
 
+# %% ../nbs/11b_hypergraph.ipynb #c92ca69c
 def retrieve_hypergraph(gi: GraphIndex, hx: HypergraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto",
                         k: int = PARAMS.k, pool: int = 50, lam: float = 0.7, weights: dict|None = None,
                         semantic_k: int = 200, token_budget: int = PARAMS.token_budget, max_keys: int = 3,

@@ -155,6 +155,7 @@ def _recomputed(ev: pd.DataFrame, ents: pd.DataFrame, old: pd.DataFrame) -> pd.D
         elif c == "anchor": fresh[c] = None
     return fresh
 
+# %% ../nbs/10a_ingest.ipynb #11bb5a6e
 def update_graph(kg: graph.KG, add: pd.DataFrame, drop_docs=(), entities: pd.DataFrame|None = None) -> graph.KG:
     "The graph with the evidence of `drop_docs` removed and `add` (evidence rows) put in; touched triplets redone."
     ev = evidence_rows(kg)
@@ -348,6 +349,7 @@ def _apply(st: Stored, rep: IngestReport, add: pd.DataFrame, ents, drop: set) ->
     rep.evidence_added = len(st.kg.evidence) - (before_ev - rep.evidence_removed)
     rep.triplets_after = len(st.kg.triplets)
 
+# %% ../nbs/10a_ingest.ipynb #cb9433f2
 def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
            params: IngestParams = IngestParams()) -> IngestReport:
     "Ingest files or folders of literature into the graph in `folder` (started from `base` when new); atomic save."

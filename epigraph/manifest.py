@@ -63,6 +63,7 @@ def cited_date(r) -> str|None:
     "An evidence row's `known_date`."
     return known_date(r.date, getattr(r, "date_precision", "day"), getattr(r, "date_is_estimated", False))
 
+# %% ../nbs/11d_manifest.ipynb #049a7211
 def graph_manifest(gi: GraphIndex, edges: pd.DataFrame, per_edge: int = 2) -> pd.DataFrame:
     "The evidence behind retrieved edges: one manifest row per (edge, evidence row), at most `per_edge` per edge."
     if edges is None or not len(edges): return empty_manifest()

@@ -271,6 +271,7 @@ def _support(text: str, keys: list[str], manifest: pd.DataFrame, names) -> tuple
            else "cited rows say otherwise" if other else "cited rows do not say it")
     return ents, words, ok, why
 
+# %% ../nbs/12a_metrics.ipynb #0ae00c47
 def claim_support(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterable[str]]|None = None) -> pd.DataFrame:
     "Per claim: its entities, relation words, cited keys, whether it is cited and whether a cited row supports it."
     names = dict(names) if names is not None else _manifest_names(manifest)

@@ -183,6 +183,7 @@ def _mention_rows(self, pmid, text: str, s: int, e: int, res: Resolution, method
                  score=res.score if score is None else score, found_by=found_by, candidates=list(res.candidates),
                  consistent=ok) for eid in res.entity_ids]
 
+# %% ../nbs/06_normalise.ipynb #ab5c5a34
 def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
     "Mentions (resolved) and unresolved spans with their reasons, for one document."
     found, defs = find_mentions(text, self.matcher)
@@ -227,6 +228,7 @@ def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
     out.sort(key=lambda r: (r["start"], r["entity_id"]))
     return out, unresolved
 
+# %% ../nbs/06_normalise.ipynb #9aa927e9
 Normaliser.normalise_document = normalise_document
 
 # %% ../nbs/06_normalise.ipynb #3f8cceea

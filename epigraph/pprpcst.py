@@ -70,6 +70,7 @@ def _tree_distances(adj: dict[int, set], sources) -> dict[int, int]:
             if v not in dist: dist[v] = dist[u] + 1; q.append(v)
     return dist
 
+# %% ../nbs/11f_ppr_pcst.ipynb #c84af8c4
 def _prune(adj: dict[int, set], seeds: set, prize: dict, depth: int, node_budget: int) -> dict[int, set]:
     "Apply the depth limit, then drop lowest-prize non-seed leaves until the budget holds."
     dist = _tree_distances(adj, seeds)
@@ -96,6 +97,7 @@ def _prune(adj: dict[int, set], seeds: set, prize: dict, depth: int, node_budget
         adj = {u: adj[u] & set(hops) for u in hops}
     return adj
 
+# %% ../nbs/11f_ppr_pcst.ipynb #721d5bef
 def pcst_tree(gi: GraphIndex, r: np.ndarray, seeds: list[int], node_budget: int = PARAMS.node_budget,
               depth: int = PARAMS.depth,
               neighbourhood: int = 200) -> tuple[dict[int, set], dict[int, float]]:
@@ -211,6 +213,7 @@ def nodes_table(gi: GraphIndex, idx, scores, seeds: set) -> pd.DataFrame:
     return pd.DataFrame(dict(entity_id=gi.ids[idx] if idx else [], name=gi.names[idx] if idx else [], score=list(scores),
                              is_seed=[i in seeds for i in idx]), columns=NODE_COLUMNS)
 
+# %% ../nbs/11f_ppr_pcst.ipynb #81af3913
 def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto",
                       restart: float = PARAMS.restart, node_budget: int = PARAMS.node_budget, depth: int = PARAMS.depth,
                       neighbourhood: int = 200, token_budget: int = PARAMS.token_budget,

@@ -199,6 +199,7 @@ TARGETS = {t.name: t for t in [
     Target("feature", ("characterized_by",), ("phenotype",), None, "feature"),
     Target("drug", TREATMENT, ("chemical", "drug"), None, "drug")]}
 
+# %% ../nbs/11c_question.ipynb #1d2884b6
 CUES = [   # (target, pattern) in order of precedence; a question takes the first that matches
     ("dose", r"\bdos(?:e|es|ing|age)\b|\bmetaboli[sz]ers?\b"),
     ("safety", r"\bavoid\w*|\bsteer clear\b|\bstay away\b|\bkeep away\b|\bcontra-?indicat\w*|\bsafe(?:ly|ty)?\b|\bunsafe\b|\bdangerous\b|\bharm\w*|\bworsen\w*|"
@@ -427,6 +428,7 @@ RISK = re.compile(r"\bavoid\w*|\bcontra-?indicat\w*|\bworsen\w*|\baggravat\w*|\b
 BENEFIT = re.compile(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b|\breasonable\b|\bappropriate\b|\bfirst[- ]line\b|\brecommend\w*|"
                      r"\bused?\b|\btreat\w*|\bstart\w*|\bgive\b|\bprescrib\w*|\bchoice\b|\bhelp\w*|\beffective\b", re.I)
 
+# %% ../nbs/11c_question.ipynb #9df6b775
 def polarity(text: str) -> str|None:
     "'benefit' when a yes/no question asks whether something is safe or recommended, 'risk' when it asks about harm."
     last = last_clause(text)
@@ -471,6 +473,7 @@ def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataF
     spans, ids = set(zip(seeds.start, seeds.end)), set(seeds.entity_id)
     return names.loc[np.array([(a, b) in spans and i not in ids for a, b, i in zip(names.start, names.end, names.entity_id)], dtype=bool)]
 
+# %% ../nbs/11c_question.ipynb #92d5efdd
 def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Question:
     "Parse a question against a graph index; `hints` (target, form, as_of) override what the text gives."
     text = clean_question(question)

@@ -114,6 +114,7 @@ ASKED_RELATIONS = {   # the question's target (epigraph.question) -> the predica
     "feature": "characterized_by", "gene": "caused_by_gene", "disease": "caused_by_gene", "adverse_event": "induces",
     "guideline": "gene_drug_interaction", "dose": "gene_drug_interaction"}
 
+# %% ../nbs/11e_readers.ipynb #c0785293
 def asked_relations(q: Question) -> dict[str, float]:
     "The predicates whose evidence supports an option, from the parsed question's target (treatment by default)."
     p = ASKED_RELATIONS.get(q.target)
@@ -160,6 +161,7 @@ def _unique_best(d: pd.DataFrame, col: str) -> int|None:
     d = d.sort_values([col, "option"], ascending=[False, True], kind="stable")
     return int(d.option.iloc[0]) if len(d) and (len(d) == 1 or d[col].iloc[0] > d[col].iloc[1]) else None
 
+# %% ../nbs/11e_readers.ipynb #17dca74d
 def decide(kind: str, n_options: int, oe: pd.DataFrame, yes_rows: list[int]|None = None, options: list[str]|None = None) -> Reading:
     "Apply the offline reader's rules to the option evidence (see the rules above)."
     s = pd.DataFrame(dict(option=range(n_options)))
@@ -225,6 +227,7 @@ def cites(manifest: pd.DataFrame, rows: list[int], most: int = 3) -> str:
 
 def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text}."
 
+# %% ../nbs/11e_readers.ipynb #77efa162
 def _picked(reading: Reading, options: list[str]) -> str:
     "'Answer: B) option', with any full stop inside the option's text dropped, so the answer stays one sentence with its citations."
     return f"Answer: {chr(65 + reading.choice)}) " + re.sub(r"[.!?]\s+(?=[A-Z0-9(\[])", " ", str(options[reading.choice]).strip())
@@ -255,6 +258,7 @@ def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|No
         stated.add(f); lines.append(_sentence(fact_sentence(manifest.iloc[j]), cites(manifest, [j])))
     return " ".join(lines)      # empty when the reader has nothing evidenced to say (Answer.reason says why)
 
+# %% ../nbs/11e_readers.ipynb #c7fc3107
 def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -> str:
     "A negative answer with what the evidence does relate the question's entities to, cited; uncited when it holds nothing."
     pick = _picked(reading, options)
@@ -291,6 +295,7 @@ def option_rows(manifest: pd.DataFrame, question: str, options: list[str], opts:
 
 def _fact(manifest: pd.DataFrame, j: int) -> tuple: return (manifest.iloc[j]["head"], manifest.iloc[j].predicate, manifest.iloc[j]["tail"])
 
+# %% ../nbs/11e_readers.ipynb #72d8f8d6
 def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, gi: GraphIndex, option_ids=None,
                skip: set|None = None, parsed: Question|None = None) -> Reading|None:
     "The offline reader's rule for as-of, supersession and onset-order questions (from the parse); None for any other."
@@ -330,6 +335,7 @@ def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, g
         if len(blank) == 1: return Reading("dated", blank[0], {}, old[:1], "no later publication in the evidence states the same facts", s)
         return abstain("no option is a later publication stating the same facts")
 
+# %% ../nbs/11e_readers.ipynb #cf425c48
 ONSET_IN_TEXT = re.compile(r"\bonset (HP:\d{7})\b")
 
 @lru_cache(maxsize=1)
@@ -444,6 +450,7 @@ def build_prompt(question: str, options: list[str]|None, manifest: pd.DataFrame,
             + 'Reply with JSON: {"reasoning": "...", "choice": ' + ('"A"' if options else "null") + ', "answer": "..."}')
     return [{"role": "system", "content": ROLE}, {"role": "user", "content": user}]
 
+# %% ../nbs/11e_readers.ipynb #85759e0b
 def read_llm(question: str, options: list[str]|None, manifest: pd.DataFrame, arm: str, llm=None,
              parsed: Question|None = None) -> tuple[int|None, str, list[dict]]:
     "The LLM reader: (choice index or None, answer text, the prompt). Raises LLMNotConfigured without an endpoint."

@@ -78,6 +78,7 @@ class Retrieved:
         return (f"Retrieved[{self.retriever}]({len(self.seeds)} seeds, {len(self.nodes)} nodes, {len(self.edges)} edges, "
                 f"{len(self.passages)} passages, {len(self.paths)} lines, ~{approx_tokens(self.text)} tokens)")
 
+# %% ../nbs/11_retrieval.ipynb #b502b32e
 def approx_tokens(text: str) -> int:
     "A tokenizer-free token count: words and punctuation marks (close to, usually above, BPE counts on this text)."
     return len(re.findall(r"\w+|[^\w\s]", text))
@@ -276,6 +277,7 @@ def _longest_span_rows(rows: list[dict]) -> list[dict]:
         if ok: keep.add(i)
     return [r for i, r in enumerate(rows) if i in keep]
 
+# %% ../nbs/11_retrieval.ipynb #1a73b28e
 def seed_rows(gi: GraphIndex, query: str, how: str = "auto", max_seeds: int = 8) -> list[dict]:
     "`link_seeds` as a list of seed records."
     if how not in ("auto", "ner", "names"): raise ValueError(f"link_seeds: how={how!r}; use 'auto', 'ner' or 'names'")
@@ -333,6 +335,7 @@ def serialise_paths(gi: GraphIndex, paths: list[tuple[float, list[int]]], max_pm
              for score, p in paths if len(p) > 1]
     return [(l, [str(gi.ids[u]) for u in p]) for _, l, p in sorted(lines, key=lambda x: x[:2])]
 
+# %% ../nbs/11_retrieval.ipynb #9121d9cb
 def cut_lines(items: list[tuple[str, list[str]]], token_budget: int) -> tuple[list[str], list[list[str]], str]:
     "Lines with their ids, cut to the token budget."
     ids = dict(items)
@@ -364,6 +367,7 @@ def retriever_names() -> list[str]:
     "Every registered retriever, built-ins first, then in registration order."
     return list(RETRIEVERS)
 
+# %% ../nbs/11_retrieval.ipynb #aa5c6054
 class Retriever:
     "Every retriever behind one call: `Retriever(kg)(query, method='ppr_pcst', **params) -> Retrieved`."
     def __init__(self, kg, passages: pd.DataFrame|None = None):

@@ -108,6 +108,7 @@ def item_hints(item: Item) -> dict:
     if item.meta.get("as_of") and item.kind != "superseded_by": h["as_of"] = str(item.meta["as_of"])[:10]
     return h
 
+# %% ../nbs/13a_runs.ipynb #3ace669e
 def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str = "offline", split: str|None = "report",
         items: dict[str, list[Item]]|None = None, sample: int|None = None, seed: int = 0, params: dict|None = None,
         name: str|None = None, base: Retriever|None = None, progress: bool = True, llm=None) -> pd.DataFrame:

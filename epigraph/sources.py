@@ -165,6 +165,7 @@ def _last_line_cut(self, no: int, raw: bytes):
                 del self.first_line[row["pmid"]]
                 self.block = dict(rejected=no, pmid=row["pmid"], expects_abstract=False)
 
+# %% ../nbs/02_sources.ipynb #57ad8122
 _PubTatorReader._annotation, _PubTatorReader.line, _PubTatorReader.last_line_cut = _annotation, _line, _last_line_cut
 
 # %% ../nbs/02_sources.ipynb #fb80ed58

@@ -95,6 +95,7 @@ def gene_disease_items(kg, seed, n) -> list[Item]:
         if len(out) == n: break
     return out
 
+# %% ../nbs/13c_tasks.ipynb #d2ff7e70
 def disease_phenotype_items(kg, seed, n) -> list[Item]:
     t = visible_triplets(kg); E = kg.entities.set_index("entity_id")
     hp = E[E.index.str.startswith("HP:")]
@@ -145,6 +146,7 @@ def syndrome_treatment_items(kg, seed, n, variants: int = 2) -> list[Item]:
         if len(out) >= n: break
     return out[:n]
 
+# %% ../nbs/13c_tasks.ipynb #272b4b6f
 def drug_event_items(kg, seed, n) -> list[Item]:
     t = visible_triplets(kg); E = kg.entities.set_index("entity_id")
     asm_ids = set(antiseizure_drugs(kg).entity_id.dropna()); seiz = seizure_disease_ids()
@@ -233,6 +235,7 @@ def _syndrome_genes(kg, syndromes) -> pd.DataFrame:
     cg = t[(t.predicate == "caused_by_gene") & t["head"].isin(set(syndromes))]
     return pd.DataFrame(dict(syndrome=cg["head"], gene=cg["tail"], triplet_id=cg.triplet_id)).sort_values(["syndrome", "gene"])
 
+# %% ../nbs/13c_tasks.ipynb #b510a841
 def chain_items(kg, seed, kind: str) -> list[Item]:
     "avoid: gene → syndrome → aggravating drug; recommend: gene → syndrome → drug the rules name for it."
     rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
@@ -263,6 +266,7 @@ def chain_items(kg, seed, kind: str) -> list[Item]:
                                    contraindicated=bad))
     return out
 
+# %% ../nbs/13c_tasks.ipynb #cd62acc2
 def pgx_pair_items(kg, seed, variants: int = 2) -> list[Item]:
     pool, label = _asm_pool(kg), _label(kg)
     E = kg.entities.set_index("entity_id")
@@ -302,6 +306,7 @@ def _genotypes(kg) -> list[tuple[str|None, str]]:
     ids = sorted({c for c in r.condition if E.type.get(c) == "variant"})
     return [(None, "")] + [(i, f" and carries {E.name[i]}") for i in ids]
 
+# %% ../nbs/13c_tasks.ipynb #3397819a
 def build_constraints(seed: int = 0, kg=None) -> list[Item]:
     "T4: recommend an ASM for a syndrome under sex/childbearing and genotype constraints (guideline rules)."
     kg = kg or bench_kg()
@@ -379,6 +384,7 @@ def _date_in(rng, start: pd.Timestamp, end: pd.Timestamp) -> pd.Timestamp:
     days = (end - start).days
     return start + pd.Timedelta(days=int(rng.integers(max(days, 1))))
 
+# %% ../nbs/13c_tasks.ipynb #7c368518
 def guideline_items(seed: int, per_interval: int = 2) -> list[Item]:
     cpic = loaded("cpic"); versions = guideline_versions(cpic)
     horizon = cpic["change_log"].date.max()
@@ -465,6 +471,7 @@ def _disjoint(a0, a1, b0, b1) -> bool:
     if b0 == b1: return not (a0 <= b0 <= a1)
     return a1 <= b0 or b1 <= a0
 
+# %% ../nbs/13c_tasks.ipynb #ab8e166e
 def build_clinical_course(seed: int = 0, n_window: int = 60, n_order: int = 40, kg=None) -> list[Item]:
     "Onset-window and milestone-order questions from HPO onset annotations."
     kg = kg or bench_kg()

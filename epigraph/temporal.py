@@ -110,6 +110,7 @@ def reference_year(detail) -> int|None:
     years = re.findall(r"\b(19\d\d|20\d\d)\b", str(json.loads(detail).get("reference") or ""))
     return min(int(y) for y in years) if years else None
 
+# %% ../nbs/09_temporal.ipynb #43af6250
 def date_evidence_table(evidence: pd.DataFrame, registry: PMIDRegistry|None = None, model: YearModel|None = None) -> pd.DataFrame:
     "The evidence table with publication years for its PMIDs and every missing date filled from them (real dates win)."
     ev = evidence.copy()

@@ -115,6 +115,7 @@ def _percentile(hist: np.ndarray, share_above: float) -> float:
     below = np.cumsum(hist) / total
     return float(np.searchsorted(below, 1 - share_above) / (len(hist) - 1))
 
+# %% ../nbs/11a_uretrieval.ipynb #d764a7bc
 def build_tag_tree(C: sp.csr_matrix, threshold: float = MERGE_THRESHOLD, top_share: float = TOP_SHARE,
                    max_layers: int = MAX_LAYERS, partners: int = PARTNERS) -> pd.DataFrame:
     "The agglomerative tag tree over the rows of C: a table of nodes (node, level, parent, children, leaves, round threshold)."
@@ -221,6 +222,7 @@ class UIndex:
 
     def __repr__(self): return f"UIndex({len(self.names):,} document graphs, {len(self.vocab):,} tags, {len(self.tree):,} tree nodes, tree {self.key})"
 
+# %% ../nbs/11a_uretrieval.ipynb #35f7a1a4
 def u_index(gi: GraphIndex, kg) -> UIndex:
     "The graph's U-Retrieval index, built on first use and kept on the GraphIndex."
     if getattr(gi, "_u_index", None) is None: gi._u_index = UIndex(gi, kg)
@@ -346,6 +348,7 @@ def _neighbour_lines(ui: UIndex, top: np.ndarray, keep: set, best: dict, k: int,
         seen.add(x); items.append((_hop_line(ui, x, max_pmids), [str(gi.ids[gi.head[x]]), str(gi.ids[gi.tail[x]])]))
     return nb_rows, nb_score, items
 
+# %% ../nbs/11a_uretrieval.ipynb #15a7908a
 def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = "auto", top_n: int = 60, k: int = 16,
                depth: int = PARAMS.depth, max_leaves: int = 3, token_budget: int = PARAMS.token_budget,
                max_pmids: int = 3,
