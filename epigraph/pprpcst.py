@@ -13,10 +13,10 @@ from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMN
                                 tree_paths, serialise_paths, cut_lines)
 
 # %% auto #0
-__all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'PLAIN_WALK', 'CHAIN_CUE',
-           'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent', 'with_intent',
-           'is_chain_question', 'target_types', 'chain_prizes', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst',
-           'ppr_pcst_method']
+__all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'OFF_CHAIN', 'PLAIN_WALK', 'CHAIN_CUE',
+           'ANSWER_END', 'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent',
+           'with_intent', 'is_chain_question', 'target_types', 'chain_prizes', 'hops_from', 'answer_nodes',
+           'chain_reach', 'walk_prizes', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst', 'ppr_pcst_method']
 
 # %% ../nbs/11f_ppr_pcst.ipynb #b5053439
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
@@ -153,8 +153,8 @@ def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) ->
     return views[key]
 
 # %% ../nbs/11f_ppr_pcst.ipynb #32ea2e75
-OFF_INTENT, DEGREE_NORM, TARGET_BOOST = 0.1, 1.0, 10.0
-PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0)     # the walk before the chain changes
+OFF_INTENT, DEGREE_NORM, TARGET_BOOST, OFF_CHAIN = 0.1, 1.0, 10.0, 1e-6
+PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0, off_chain=1.0)   # the walk before the chain changes
 # a chain question refers to an entity it does not name: "a drug that …", "a disease caused by …", "a gene causing …"
 CHAIN_CUE = re.compile(r"\b(?:a|an|another)\s+(?:(?:other|causal)\s+)?(?:drugs?|diseases?|genes?|syndromes?|adverse events?"
                        r"|medications?)\s+(?:that|which|whose|caused|causing|treated|used|linked)\b", re.I)
@@ -193,6 +193,58 @@ def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(), degree_norm: fl
         p = np.where(hit, p * target_boost, p)
     return p
 
+# %% ../nbs/11f_ppr_pcst.ipynb #399f8664
+ANSWER_END = {"adverse_event": "tail"}   # an adverse event is what a drug induces: the tail of `induces`, never its head
+
+def _relation_adjacency(gi: GraphIndex, preds: tuple) -> sp.csr_matrix:
+    "Undirected 0/1 adjacency over the triplets of `preds`, built once per set of predicates and kept on the index."
+    views = gi.__dict__.setdefault("_relation_adjacency", {})
+    if preds not in views:
+        rows = np.isin(np.asarray(gi.predicate), list(preds))
+        h, t = gi.head[rows], gi.tail[rows]
+        views[preds] = sp.csr_matrix((np.ones(2 * len(h), np.float32), (np.r_[h, t], np.r_[t, h])), shape=(gi.n, gi.n))
+    return views[preds]
+
+def hops_from(A: sp.csr_matrix, start, depth: int) -> np.ndarray:
+    "Hops from the nearest node of `start` along `A`; `depth + 1` for every node further away."
+    dist, front = np.full(A.shape[0], depth + 1), np.zeros(A.shape[0], bool)
+    front[list(start)] = True; dist[front] = 0
+    for d in range(1, depth + 1):
+        front = (A @ front.astype(np.float32) > 0) & (dist > depth)
+        if not front.any(): break
+        dist[front] = d
+    return dist
+
+def answer_nodes(gi: GraphIndex, target: str) -> set[int]:
+    "Every node that could answer a question asking for `target` (a `question.TARGETS` name)."
+    from epigraph.question import TARGETS
+    t, pred = TARGETS[target], np.asarray(gi.predicate)
+    rows = np.isin(pred, list(t.predicates))
+    ends = gi.tail[rows] if ANSWER_END.get(target) == "tail" else np.r_[gi.head[rows], gi.tail[rows]]
+    if t.types and ANSWER_END.get(target) is None: ends = ends[np.isin(_entity_types(gi)[ends], list(t.types))]
+    return set(ends.tolist())
+
+def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth) -> np.ndarray|None:
+    "Which nodes lie on a path of at most `depth` hops, along the query's relations, from a seed to a possible answer."
+    from epigraph.question import question_target, TARGETS
+    s = sorted(int(i) for i in seeds)
+    target = question_target(query or "", frozenset(_entity_types(gi)[s])) if s else None
+    if target is None: return None
+    ends = answer_nodes(gi, target) - set(s)
+    if not ends: return None
+    A = _relation_adjacency(gi, tuple(sorted(set(query_intent(query)) | set(TARGETS[target].predicates))))
+    on = hops_from(A, s, depth) + hops_from(A, ends, depth) <= depth
+    on[s] = True
+    return on
+
+def walk_prizes(gi: GraphIndex, seeds: dict, query: str, types=(), restart: float = PARAMS.restart,
+                degree_norm: float = DEGREE_NORM, target_boost: float = TARGET_BOOST, off_chain: float = OFF_CHAIN,
+                depth: int = PARAMS.depth) -> np.ndarray:
+    "The prizes the tree is cut from: PPR, `chain_prizes`, and × `off_chain` off every chain of the query (`chain_reach`)."
+    r = chain_prizes(gi, personalized_pagerank(gi, seeds, restart=restart), seeds, types, degree_norm, target_boost)
+    if off_chain != 1.0 and (on := chain_reach(gi, seeds, query, depth)) is not None: r = np.where(on, r, r * off_chain)
+    return r
+
 # %% ../nbs/11f_ppr_pcst.ipynb #e1738b2f
 def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFrame, str]:
     "Seeds given as ids (unknown ones reported) or linked from the query; a reason when there are none."
@@ -219,20 +271,21 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
                       neighbourhood: int = 200, token_budget: int = PARAMS.token_budget,
                       max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True, chain: bool|None = None,
                       off_intent: float = OFF_INTENT, degree_norm: float = DEGREE_NORM,
-                      target_boost: float = TARGET_BOOST) -> Retrieved:
+                      target_boost: float = TARGET_BOOST, off_chain: float = OFF_CHAIN) -> Retrieved:
     "EpiGraph's retriever: seeds → Personalized PageRank → PCST on the top PPR nodes → seed-to-leaf paths in a token budget."
     if not (is_chain_question(query) if chain is None else chain):
-        off_intent, degree_norm, target_boost = PLAIN_WALK.values()
+        off_intent, degree_norm, target_boost, off_chain = PLAIN_WALK.values()
     boost = query_intent(query) if intent else {}
     params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood, token_budget=token_budget,
-                  intent=sorted(boost), off_intent=off_intent, degree_norm=degree_norm, target_boost=target_boost)
+                  intent=sorted(boost), off_intent=off_intent, degree_norm=degree_norm, target_boost=target_boost,
+                  off_chain=off_chain)
     seed_df, reason = seed_indices(gi, query, seeds, how)
     gi = with_intent(gi, boost, off_intent)
     if seed_df.empty: return Retrieved("ppr_pcst", query, reason=reason, params=params)
     s_idx = {gi.index[e]: c for e, c in zip(seed_df.entity_id, seed_df.confidence)}
     types = target_types(query, set(_entity_types(gi)[sorted(s_idx)])) if target_boost != 1.0 else ()
     params["target_types"] = list(types)
-    r = chain_prizes(gi, personalized_pagerank(gi, s_idx, restart=restart), s_idx, types, degree_norm, target_boost)
+    r = walk_prizes(gi, s_idx, query, types, restart, degree_norm, target_boost, off_chain, depth)
     adj, prize = pcst_tree(gi, r, sorted(s_idx), node_budget=max(node_budget, 1), depth=depth, neighbourhood=neighbourhood)
     order = sorted(adj, key=lambda u: (-r[u], u))
     pairs = {(u, v) for u in adj for v in adj[u] if u < v}
