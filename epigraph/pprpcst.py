@@ -14,9 +14,9 @@ from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMN
 
 # %% auto #0
 __all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'OFF_CHAIN', 'PLAIN_WALK', 'CHAIN_CUE',
-           'ANSWER_END', 'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent',
-           'with_intent', 'is_chain_question', 'target_types', 'chain_prizes', 'hops_from', 'answer_nodes',
-           'chain_reach', 'walk_prizes', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst', 'ppr_pcst_method']
+           'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent', 'with_intent',
+           'is_chain_question', 'target_types', 'chain_prizes', 'hops_from', 'answer_nodes', 'chain_reach',
+           'walk_prizes', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst', 'ppr_pcst_method']
 
 # %% ../nbs/11f_ppr_pcst.ipynb #b5053439
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
@@ -154,7 +154,8 @@ def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) ->
 
 # %% ../nbs/11f_ppr_pcst.ipynb #32ea2e75
 OFF_INTENT, DEGREE_NORM, TARGET_BOOST, OFF_CHAIN = 0.1, 1.0, 10.0, 1e-6
-PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0, off_chain=1.0)   # the walk before the chain changes
+# the walk before the chain changes
+PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0, off_chain=1.0)
 # a chain question refers to an entity it does not name: "a drug that …", "a disease caused by …", "a gene causing …"
 CHAIN_CUE = re.compile(r"\b(?:a|an|another)\s+(?:(?:other|causal)\s+)?(?:drugs?|diseases?|genes?|syndromes?|adverse events?"
                        r"|medications?)\s+(?:that|which|whose|caused|causing|treated|used|linked)\b", re.I)
@@ -194,8 +195,6 @@ def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(), degree_norm: fl
     return p
 
 # %% ../nbs/11f_ppr_pcst.ipynb #399f8664
-ANSWER_END = {"adverse_event": "tail"}   # an adverse event is what a drug induces: the tail of `induces`, never its head
-
 def _relation_adjacency(gi: GraphIndex, preds: tuple) -> sp.csr_matrix:
     "Undirected 0/1 adjacency over the triplets of `preds`, built once per set of predicates and kept on the index."
     views = gi.__dict__.setdefault("_relation_adjacency", {})
@@ -215,15 +214,20 @@ def hops_from(A: sp.csr_matrix, start, depth: int) -> np.ndarray:
         dist[front] = d
     return dist
 
-def answer_nodes(gi: GraphIndex, target: str) -> set[int]:
-    "Every node that could answer a question asking for `target` (a `question.TARGETS` name)."
+def answer_nodes(gi: GraphIndex, target: str) -> frozenset[int]:
+    "Every node that could answer a question asking for `target` (a `question.TARGETS` name); kept on the index."
     from epigraph.question import TARGETS
-    t, pred = TARGETS[target], np.asarray(gi.predicate)
-    rows = np.isin(pred, list(t.predicates))
-    ends = gi.tail[rows] if ANSWER_END.get(target) == "tail" else np.r_[gi.head[rows], gi.tail[rows]]
-    if t.types and ANSWER_END.get(target) is None: ends = ends[np.isin(_entity_types(gi)[ends], list(t.types))]
-    return set(ends.tolist())
+    cache = gi.__dict__.setdefault("_answer_nodes", {})
+    if target not in cache:
+        t = TARGETS[target]
+        rows = np.isin(np.asarray(gi.predicate), list(t.predicates))
+        tail_only = t.answer_end == "tail"     # an adverse event is what a drug induces, never the drug
+        ends = gi.tail[rows] if tail_only else np.r_[gi.head[rows], gi.tail[rows]]
+        if t.types and not tail_only: ends = ends[np.isin(_entity_types(gi)[ends], list(t.types))]
+        cache[target] = frozenset(ends.tolist())
+    return cache[target]
 
+# %% ../nbs/11f_ppr_pcst.ipynb #33eaac2c
 def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth) -> np.ndarray|None:
     "Which nodes lie on a path of at most `depth` hops, along the query's relations, from a seed to a possible answer."
     from epigraph.question import question_target, TARGETS
@@ -240,7 +244,7 @@ def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth) ->
 def walk_prizes(gi: GraphIndex, seeds: dict, query: str, types=(), restart: float = PARAMS.restart,
                 degree_norm: float = DEGREE_NORM, target_boost: float = TARGET_BOOST, off_chain: float = OFF_CHAIN,
                 depth: int = PARAMS.depth) -> np.ndarray:
-    "The prizes the tree is cut from: PPR, `chain_prizes`, and × `off_chain` off every chain of the query (`chain_reach`)."
+    "Prizes for the tree: PPR, `chain_prizes`, then × `off_chain` off every chain of the query (`chain_reach`)."
     r = chain_prizes(gi, personalized_pagerank(gi, seeds, restart=restart), seeds, types, degree_norm, target_boost)
     if off_chain != 1.0 and (on := chain_reach(gi, seeds, query, depth)) is not None: r = np.where(on, r, r * off_chain)
     return r
@@ -262,7 +266,8 @@ def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFr
 def nodes_table(gi: GraphIndex, idx, scores, seeds: set) -> pd.DataFrame:
     "The retrieved-nodes table (NODE_COLUMNS) of node indices `idx`, their scores, and which are seeds."
     idx = list(idx)
-    return pd.DataFrame(dict(entity_id=gi.ids[idx] if idx else [], name=gi.names[idx] if idx else [], score=list(scores),
+    ids, names = (gi.ids[idx], gi.names[idx]) if idx else ([], [])
+    return pd.DataFrame(dict(entity_id=ids, name=names, score=list(scores),
                              is_seed=[i in seeds for i in idx]), columns=NODE_COLUMNS)
 
 # %% ../nbs/11f_ppr_pcst.ipynb #81af3913

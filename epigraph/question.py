@@ -185,6 +185,7 @@ class Target:
     types: tuple = ()
     branch: str|None = None       # an HPO term whose descendants are the answers (onset, inheritance, seizures)
     noun: str = ""
+    answer_end: str = "either"    # "tail": only the tail of a triplet answers (what a drug induces)
 
 TARGETS = {t.name: t for t in [
     Target("safety", CAUTION_PREDICATES, ("chemical", "drug"), None, "caution"),
@@ -193,7 +194,8 @@ TARGETS = {t.name: t for t in [
     Target("onset", ("characterized_by",), ("phenotype",), "HP:0003674", "onset"),
     Target("inheritance", ("characterized_by",), ("phenotype",), "HP:0000005", "mode of inheritance"),
     Target("seizure_type", ("characterized_by",), ("phenotype", "seizure_type"), "HP:0001250", "seizure type"),
-    Target("adverse_event", ("induces",), ("disease", "adverse_effect", "phenotype", "chemical", "drug"), None, "adverse event"),
+    Target("adverse_event", ("induces",), ("disease", "adverse_effect", "phenotype", "chemical", "drug"), None, "adverse event",
+           "tail"),
     Target("gene", ("caused_by_gene", "gene_drug_interaction"), ("gene", "variant"), None, "gene"),
     Target("disease", ("caused_by_gene", "characterized_by", "induces"), ("disease", "syndrome"), None, "disease"),
     Target("feature", ("characterized_by",), ("phenotype",), None, "feature"),
