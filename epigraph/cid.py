@@ -157,6 +157,32 @@ def _aggregate_mention_scores(pairs: pd.DataFrame, mp: pd.DataFrame) -> pd.DataF
     pairs["m_count"] = np.log1p(pairs["m_count"])
     return pairs
 
+# %% ../nbs/07b_cid.ipynb #e6ecb01d
+def _weights(lr) -> dict:
+    "The fitted numbers of a binary scikit-learn logistic regression."
+    return dict(coef=np.array(lr.coef_, dtype=float), intercept=np.array(lr.intercept_, dtype=float))
+
+def _logistic(X, w: dict) -> np.ndarray:
+    "P(y = 1) for the rows of `X` (dense or CSR), computed as `LogisticRegression.predict_proba` computes it."
+    from scipy.special import expit
+    return expit((X @ w["coef"].T + w["intercept"]).reshape(-1))
+
+def _standardised(F: np.ndarray, scale: dict) -> np.ndarray:
+    "`StandardScaler.transform`: a float copy, minus the means, divided by the scales."
+    X = np.array(F, dtype=np.float64); X -= scale["mean"]; X /= scale["scale"]
+    return X
+
+def _ngram_matrix(words, vocabulary: dict):
+    "`CountVectorizer.transform`: binary CSR rows of the lowercased tokens and token pairs, sorted."
+    import scipy.sparse as sp
+    indptr, indices = [0], []
+    for w in words:
+        t = w.lower().split()
+        indices += sorted({vocabulary[g] for g in (*t, *map(" ".join, zip(t, t[1:]))) if g in vocabulary})
+        indptr.append(len(indices))
+    return sp.csr_matrix((np.ones(len(indices), dtype=np.int64), np.array(indices, dtype=np.int32), np.array(indptr)),
+                         shape=(len(indptr) - 1, len(vocabulary)))
+
 # %% ../nbs/07b_cid.ipynb #52bea2ce
 class CIDClassifier:
     "Two-stage logistic-regression CID classifier (mention pairs → document pairs), trained on BC5CDR."
@@ -174,17 +200,20 @@ class CIDClassifier:
         from sklearn.preprocessing import StandardScaler
         docs = documents_entities(documents, mentions)
         mp, pairs = mention_pairs(docs), pair_features(docs)
-        self.vocab = CountVectorizer(token_pattern=r"\S+", ngram_range=(1, 2), min_df=2, binary=True)
-        X = self.vocab.fit_transform(mp.words)
+        vec = CountVectorizer(token_pattern=r"\S+", ngram_range=(1, 2), min_df=2, binary=True)
+        X = vec.fit_transform(mp.words)
         mp["s"] = cross_val_predict(self._mention_model(), X, _labels(mp, relations), groups=mp.pmid,
                                     cv=GroupKFold(5), method="predict_proba")[:, 1]
-        self.mention_lr = self._mention_model().fit(X, _labels(mp, relations))
+        self.vocabulary = {k: int(v) for k, v in vec.vocabulary_.items()}
+        self.mention_w = _weights(self._mention_model().fit(X, _labels(mp, relations)))
         y = _labels(pairs, relations)
         self.priors = TrainingPriors(pairs, y)
         F = self._pair_matrix(pairs, mp)
         self.columns = list(F.columns)
-        self.scaler = StandardScaler().fit(F.values)
-        self.pair_lr = LogisticRegression(C=self.C_pair, max_iter=3000).fit(self.scaler.transform(F.values), y)
+        scaler = StandardScaler().fit(F.values)
+        self.scale = dict(mean=scaler.mean_.copy(), scale=scaler.scale_.copy())
+        pair_lr = LogisticRegression(C=self.C_pair, max_iter=3000).fit(scaler.transform(F.values), y)
+        self.pair_w = _weights(pair_lr)
         self.n_train_docs, self.n_train_pairs, self.n_train_positive = len(documents), len(pairs), int(y.sum())
         return self
 
@@ -201,9 +230,9 @@ def score(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, 
     docs = docs if docs is not None else documents_entities(documents, mentions)
     mp, pairs = mention_pairs(docs), pair_features(docs)
     if not len(pairs): return pd.DataFrame(columns=["pmid", "chemical", "disease", "p"])
-    if len(mp): mp["s"] = self.mention_lr.predict_proba(self.vocab.transform(mp.words))[:, 1]
+    if len(mp): mp["s"] = _logistic(_ngram_matrix(mp.words, self.vocabulary), self.mention_w)
     out = pairs[["pmid", "chemical", "disease"]].copy()
-    out["p"] = self.pair_lr.predict_proba(self.scaler.transform(self._pair_matrix(pairs, mp).values))[:, 1]
+    out["p"] = _logistic(_standardised(self._pair_matrix(pairs, mp).values, self.scale), self.pair_w)
     return out
 
 @patch
@@ -222,7 +251,7 @@ def cooccurrence_cid(documents: pd.DataFrame, mentions: pd.DataFrame) -> set[tup
     return {(int(p), c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)}
 
 # %% ../nbs/07b_cid.ipynb #0f23637b
-MODEL_VERSION = "cid-lr-2"
+MODEL_VERSION = "cid-lr-3"   # 3: the fitted numbers as plain arrays, no scikit-learn objects
 
 def tune_threshold(model: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> pd.DataFrame:
     "F1 on (`documents`, `mentions`) against `relations` for each threshold × at-least-one; sets the best on `model`."
@@ -248,7 +277,7 @@ def _model_path(tuning: str) -> Path:
     return get_settings().build_dir/"relations"/f"cid_classifier_{h.hexdigest()[:16]}.pkl"
 
 def _save_model(model: CIDClassifier, path: Path) -> None:
-    "Pickle the model's state only (plain dicts and scikit-learn objects), not its class, so any copy of the code can load it."
+    "Pickle the model's state only (plain dicts and numpy arrays), not its class, so any copy of the code can load it."
     state = dict(vars(model), priors=vars(model.priors))
     tmp = path.with_suffix(".tmp")
     with open(tmp, "wb") as f: pickle.dump(state, f)
