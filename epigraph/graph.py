@@ -351,18 +351,27 @@ _SORT = dict(entities="entity_id", triplets="triplet_id", evidence="evidence_id"
              rejects="evidence_id", merges=["a", "b"])
 
 def _column_text(s: pd.Series) -> pd.Series:
-    "Each value of a column as text: lists joined by U+001F, missing values as an empty marker."
+    "Each value of a column as text: lists joined by U+001F (a missing list as U+0000), other missing values as ''."
     if s.dtype == object and s.map(lambda v: isinstance(v, (list, tuple, np.ndarray))).any():
-        return s.map(lambda v: "\x1f".join(map(str, v)) if isinstance(v, (list, tuple, np.ndarray)) else "\x00" if v is None else str(v))
-    return s.astype(object).where(s.notna(), "\x00").astype(str)
+        return s.map(lambda v: "\x1f".join(map(str, v)) if isinstance(v, (list, tuple, np.ndarray))
+                     else "\x00" if v is None else str(v))
+    return s.astype(object).where(s.notna(), "\x00").astype(str)   # pandas turns the "\x00" filler into ''
+
+def _column_arrow(s: pd.Series):
+    "`_column_text` as an Arrow string array; Arrow-backed text columns are read without a Python pass."
+    import pyarrow as pa, pyarrow.compute as pc
+    if isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow":
+        return pc.fill_null(pa.array(s, type=pa.string()), "")
+    return pa.array(_column_text(s).astype(object).tolist(), type=pa.string())
 
 def row_hashes(df: pd.DataFrame) -> list[str]:
     "SHA-256 of each row's values (column texts joined by U+001E, in column order), `content_hash` excluded."
+    import pyarrow.compute as pc
     cols = [c for c in df.columns if c != "content_hash"]
     if not len(df): return []
-    text = _column_text(df[cols[0]])
-    for c in cols[1:]: text = text + "\x1e" + _column_text(df[c])
-    return [hashlib.sha256(t.encode()).hexdigest() for t in text]
+    text = [_column_arrow(df[c]) for c in cols]
+    rows = pc.binary_join_element_wise(*text, "\x1e") if len(text) > 1 else text[0]
+    return [hashlib.sha256(t.encode()).hexdigest() for t in rows.to_pylist()]
 
 def with_hashes(kg: KG) -> KG:
     "The KG with every table sorted by its id and a `content_hash` column per row."

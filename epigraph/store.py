@@ -94,6 +94,9 @@ def arrow_table(df: pd.DataFrame):
         if pd.api.types.is_datetime64_any_dtype(s): s = s.dt.strftime("%Y-%m-%d")   # dates are stored as ISO text
         return s.tolist() if c in _STR_LISTS | {"pmids"} else s.astype(object).where(s.notna(), None).tolist()
     def column(c):
+        s = df[c]   # Arrow-backed text goes across as it is: the same array as from Python values, without the pass
+        if isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow" and kind(c) == pa.string():
+            return pa.array(s, type=pa.string())
         v = values(c)
         known = c in _STR_LISTS | _INTS | _BOOLS | {"pmids", "consensus_score"}
         if known or all(x is None or isinstance(x, str) for x in v): return pa.array(v, type=kind(c))
