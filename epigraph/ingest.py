@@ -14,10 +14,10 @@ from .config import get_settings, get_logger
 from .build import INGESTED_KIND   # the manifest's `kind` of a graph this module makes
 
 # %% auto #0
-__all__ = ['BASES', 'EXTRA_TABLES', 'LEXICON_ENTITY_SOURCE', 'CARRIED', 'REGISTRY_COLUMNS', 'IngestParams', 'extract_documents',
-           'extract_batches', 'lexicon_entities', 'canonical_map', 'evidence_rows', 'update_graph', 'saved_table',
-           'empty_graph', 'Stored', 'open_graph', 'save_graph', 'IngestReport', 'ingest', 'doc_ids', 'read_ids',
-           'remove']
+__all__ = ['BASES', 'EXTRA_TABLES', 'UNSTORED_DOC_COLUMNS', 'LEXICON_ENTITY_SOURCE', 'CARRIED', 'REGISTRY_COLUMNS',
+           'IngestParams', 'extract_documents', 'extract_batches', 'lexicon_entities', 'canonical_map', 'evidence_rows',
+           'update_graph', 'saved_table', 'empty_graph', 'Stored', 'open_graph', 'save_graph', 'IngestReport', 'ingest',
+           'doc_ids', 'read_ids', 'remove']
 
 # %% ../nbs/10a_ingest.ipynb #d42f298e
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class IngestParams:
 
 BASES = ("default", "none")          # what an ingest starts from: the registry graph, or nothing
 EXTRA_TABLES = ("documents", "registry")   # saved beside the KG tables: the corpus, and its PMIDs new to the registry
+UNSTORED_DOC_COLUMNS = ("abstract",)   # a document's text stays in the user's files; its content hash is kept
 
 # %% ../nbs/10a_ingest.ipynb #d47db547
 def _iso_day(date) -> str|None:
@@ -245,7 +246,8 @@ def save_graph(st: Stored, folder, **extra) -> Path:
     man = {k: v for k, v in st.manifest.items() if k in ("base", "base_code_version")}
     man.update(kind=INGESTED_KIND, code_version=graph_code_version(), documents=len(st.documents),
                corpora=sorted(set(st.documents.corpus)), **extra)
-    docs = st.documents.sort_values("doc_id", kind="stable").reset_index(drop=True)
+    docs = st.documents.drop(columns=list(UNSTORED_DOC_COLUMNS), errors="ignore")
+    docs = docs.sort_values("doc_id", kind="stable").reset_index(drop=True)
     reg = st.registry.sort_values("pmid", kind="stable").reset_index(drop=True)
     return store.save_kg(st.kg, folder, extra=man, tables=dict(documents=docs, registry=reg))
 
