@@ -362,6 +362,9 @@ def _column_arrow(s: pd.Series):
     import pyarrow as pa, pyarrow.compute as pc
     if isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow":
         return pc.fill_null(pa.array(s, type=pa.string()), "")
+    if s.dtype == bool: return pa.array(np.where(s.to_numpy(), "True", "False"), type=pa.string())
+    if pd.api.types.is_integer_dtype(s.dtype):   # Arrow writes integers as Python does (not floats: 1.0 would be "1")
+        return pc.fill_null(pc.cast(pa.array(s), pa.string()), "")
     return pa.array(_column_text(s).astype(object).tolist(), type=pa.string())
 
 def row_hashes(df: pd.DataFrame) -> list[str]:
