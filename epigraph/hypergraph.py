@@ -8,6 +8,7 @@ import hashlib, json, os, re, time
 from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
+from fastcore.basics import patch
 from .config import get_settings
 from .schema import TIERS, CITATION
 from .schema import evidence_key
@@ -259,24 +260,6 @@ class HyperedgeEncoder:
             svd = TruncatedSVD(k, random_state=seed).fit(X)
             return cls(vocab, tfidf.idf_, _unit(svd.transform(X)), np.ascontiguousarray(svd.components_.T, dtype=np.float32))
 
-    def embed(self, query: str):
-        "The query's unit vector in the same space (a 1-row sparse matrix for TF-IDF; all zeros when no word is known)."
-        x = self.tfidf.transform([query])
-        return x if self.projection is None else _unit(x @ self.projection)
-
-    def cosine(self, query_vec, rows=None) -> np.ndarray:
-        "Cosine of the query vector with every hyperedge (or the given rows)."
-        V = self.vectors if rows is None else self.vectors[rows]
-        s = V @ query_vec.T
-        return np.asarray(s.toarray() if sp.issparse(s) else s).ravel()
-
-    def save(self, folder: Path):
-        "Plain files (no pickled classes): vocabulary JSON and numpy / scipy arrays."
-        (folder/"vocabulary.json").write_text(json.dumps(self.tfidf.vocabulary_, sort_keys=True))
-        np.save(folder/"idf.npy", self.tfidf.idf_)
-        if self.projection is None: sp.save_npz(folder/"vectors.npz", self.vectors)
-        else: np.save(folder/"vectors.npy", self.vectors); np.save(folder/"projection.npy", self.projection)
-
     @classmethod
     def load(cls, folder: Path) -> "HyperedgeEncoder":
         vocab, idf = json.loads((folder/"vocabulary.json").read_text()), np.load(folder/"idf.npy")
@@ -284,6 +267,28 @@ class HyperedgeEncoder:
             X = sp.load_npz(folder/"vectors.npz").tocsr(); X.sort_indices()
             return cls(vocab, idf, X)
         return cls(vocab, idf, np.load(folder/"vectors.npy"), np.load(folder/"projection.npy"))
+
+# %% ../nbs/11b_hypergraph.ipynb #6ce95868
+@patch
+def embed(self: HyperedgeEncoder, query: str):
+    "The query's unit vector in the same space (a 1-row sparse matrix for TF-IDF; all zeros when no word is known)."
+    x = self.tfidf.transform([query])
+    return x if self.projection is None else _unit(x @ self.projection)
+
+@patch
+def cosine(self: HyperedgeEncoder, query_vec, rows=None) -> np.ndarray:
+    "Cosine of the query vector with every hyperedge (or the given rows)."
+    V = self.vectors if rows is None else self.vectors[rows]
+    s = V @ query_vec.T
+    return np.asarray(s.toarray() if sp.issparse(s) else s).ravel()
+
+@patch
+def save(self: HyperedgeEncoder, folder: Path):
+    "Plain files (no pickled classes): vocabulary JSON and numpy / scipy arrays."
+    (folder/"vocabulary.json").write_text(json.dumps(self.tfidf.vocabulary_, sort_keys=True))
+    np.save(folder/"idf.npy", self.tfidf.idf_)
+    if self.projection is None: sp.save_npz(folder/"vectors.npz", self.vectors)
+    else: np.save(folder/"vectors.npy", self.vectors); np.save(folder/"projection.npy", self.projection)
 
 # %% ../nbs/11b_hypergraph.ipynb #96eac81c
 def _unit(v) -> np.ndarray:

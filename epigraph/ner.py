@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 import ahocorasick
+from fastcore.basics import patch
 import pandas as pd
 from .lexicon import normalise_key, load_lexicon
 
@@ -85,31 +86,35 @@ class Matcher:
         for k in list(rows) + list(self.variant_of): A.add_word(k, k)
         A.make_automaton(); self.automaton = A
 
-    def _surface_ok(self, key: str, surface: str) -> bool:
-        base = self.variant_of.get(key, key)
-        if base in self.case_insensitive: return True
-        ok = self.surfaces[base]
-        if surface in ok or (surface[:1].lower() + surface[1:]) in ok: return True   # sentence-initial capital allowed
-        return key != base and (surface.rstrip("s") in ok or surface + "s" in ok)
+# %% ../nbs/05_ner.ipynb #82ac8771
+@patch
+def _surface_ok(self: Matcher, key: str, surface: str) -> bool:
+    base = self.variant_of.get(key, key)
+    if base in self.case_insensitive: return True
+    ok = self.surfaces[base]
+    if surface in ok or (surface[:1].lower() + surface[1:]) in ok: return True   # sentence-initial capital allowed
+    return key != base and (surface.rstrip("s") in ok or surface + "s" in ok)
 
-    def spans(self, text: str, skip: frozenset = frozenset()) -> list[tuple[int, int, str]]:
-        "Longest, leftmost, whole-word matches as (start, end, base key), ignoring the base keys in `skip`."
-        nt = match_text(text); n = len(nt); found = []
-        for last, key in self.automaton.iter(nt):
-            s, e = last - len(key) + 1, last + 1
-            if (s > 0 and nt[s-1].isalnum()) or (e < n and nt[e].isalnum()): continue
-            if skip and self.variant_of.get(key, key) in skip: continue
-            if not self._surface_ok(key, text[s:e]): continue
-            found.append((s, e, key))
-        found.sort(key=lambda x: (x[0], x[0] - x[1]))
-        out, reach = [], -1
-        for s, e, k in found:
-            if s >= reach: out.append((s, e, self.variant_of.get(k, k))); reach = e
-        return out
+@patch
+def spans(self: Matcher, text: str, skip: frozenset = frozenset()) -> list[tuple[int, int, str]]:
+    "Longest, leftmost, whole-word matches as (start, end, base key), ignoring the base keys in `skip`."
+    nt = match_text(text); n = len(nt); found = []
+    for last, key in self.automaton.iter(nt):
+        s, e = last - len(key) + 1, last + 1
+        if (s > 0 and nt[s-1].isalnum()) or (e < n and nt[e].isalnum()): continue
+        if skip and self.variant_of.get(key, key) in skip: continue
+        if not self._surface_ok(key, text[s:e]): continue
+        found.append((s, e, key))
+    found.sort(key=lambda x: (x[0], x[0] - x[1]))
+    out, reach = [], -1
+    for s, e, k in found:
+        if s >= reach: out.append((s, e, self.variant_of.get(k, k))); reach = e
+    return out
 
-    def candidates(self, key: str) -> pd.DataFrame:
-        "The lexicon rows a (base) key stands for."
-        return self.terms.iloc[self.rows.get(key, [])]
+@patch
+def candidates(self: Matcher, key: str) -> pd.DataFrame:
+    "The lexicon rows a (base) key stands for."
+    return self.terms.iloc[self.rows.get(key, [])]
 
 # %% ../nbs/05_ner.ipynb #32de3603
 _SF = re.compile(r"\(([^()]{1,12})\)")

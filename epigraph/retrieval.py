@@ -9,6 +9,7 @@ from collections import deque
 from dataclasses import dataclass, field
 import numpy as np, pandas as pd
 import scipy.sparse as sp
+from fastcore.basics import patch
 from .config import is_load_path, load_by_name
 from .schema import TIER_TABLE
 
@@ -137,37 +138,43 @@ class GraphIndex:
         self._build_matrices()
         self._semantic = {}
 
-    def _build_matrices(self):
-        n, h, t, s = self.n, self.head, self.tail, self.strength
-        loop = h == t                              # self-loops carry evidence but no walk
-        hh, tt, ss = h[~loop], t[~loop], s[~loop]
-        self.W = sp.coo_matrix((np.r_[ss, ss], (np.r_[hh, tt], np.r_[tt, hh])), shape=(n, n)).tocsr()
-        self.W.sum_duplicates()
-        self.degree = np.asarray(self.W.sum(axis=1)).ravel()
-        self.dangling = self.degree == 0
-        self.sqrt_degree = np.sqrt(self.degree)
-        self.inv_sqrt_degree = np.divide(1.0, self.sqrt_degree, out=np.zeros(n), where=~self.dangling)
-        d = sp.diags(self.inv_sqrt_degree)
-        self.S = (d @ self.W @ d).tocsr()        # D^-1/2 W D^-1/2: symmetric, similar to the transition matrix
-        key = np.minimum(h, t) * max(n, 1) + np.maximum(h, t)
-        order = np.lexsort((self.triplet_id, -s, key))     # by pair, strongest triplet first, then id
-        self.pair_key, self.pair_rows = key[order], order
-        ends = np.r_[h, t]; rows = np.r_[np.arange(len(h)), np.arange(len(h))]
-        o = np.lexsort((-np.r_[s, s], ends))
-        self.inc_rows = rows[o]
-        self.inc_ptr = np.searchsorted(ends[o], np.arange(n + 1))
+# %% ../nbs/11_retrieval.ipynb #27e2dbb6
+@patch
+def _build_matrices(self: GraphIndex):
+    n, h, t, s = self.n, self.head, self.tail, self.strength
+    loop = h == t                              # self-loops carry evidence but no walk
+    hh, tt, ss = h[~loop], t[~loop], s[~loop]
+    self.W = sp.coo_matrix((np.r_[ss, ss], (np.r_[hh, tt], np.r_[tt, hh])), shape=(n, n)).tocsr()
+    self.W.sum_duplicates()
+    self.degree = np.asarray(self.W.sum(axis=1)).ravel()
+    self.dangling = self.degree == 0
+    self.sqrt_degree = np.sqrt(self.degree)
+    self.inv_sqrt_degree = np.divide(1.0, self.sqrt_degree, out=np.zeros(n), where=~self.dangling)
+    d = sp.diags(self.inv_sqrt_degree)
+    self.S = (d @ self.W @ d).tocsr()        # D^-1/2 W D^-1/2: symmetric, similar to the transition matrix
+    key = np.minimum(h, t) * max(n, 1) + np.maximum(h, t)
+    order = np.lexsort((self.triplet_id, -s, key))     # by pair, strongest triplet first, then id
+    self.pair_key, self.pair_rows = key[order], order
+    ends = np.r_[h, t]; rows = np.r_[np.arange(len(h)), np.arange(len(h))]
+    o = np.lexsort((-np.r_[s, s], ends))
+    self.inc_rows = rows[o]
+    self.inc_ptr = np.searchsorted(ends[o], np.arange(n + 1))
 
-    def triplets_between(self, u: int, v: int) -> np.ndarray:
-        "Triplet rows joining u and v in either direction, strongest first."
-        k = min(u, v) * max(self.n, 1) + max(u, v)
-        a, b = np.searchsorted(self.pair_key, [k, k + 1])
-        return self.pair_rows[a:b]
+# %% ../nbs/11_retrieval.ipynb #a72fce18
+@patch
+def triplets_between(self: GraphIndex, u: int, v: int) -> np.ndarray:
+    "Triplet rows joining u and v in either direction, strongest first."
+    k = min(u, v) * max(self.n, 1) + max(u, v)
+    a, b = np.searchsorted(self.pair_key, [k, k + 1])
+    return self.pair_rows[a:b]
 
-    def incident(self, u: int) -> np.ndarray:
-        "Triplet rows with u as head or tail, strongest first."
-        return self.inc_rows[self.inc_ptr[u]:self.inc_ptr[u + 1]]
+@patch
+def incident(self: GraphIndex, u: int) -> np.ndarray:
+    "Triplet rows with u as head or tail, strongest first."
+    return self.inc_rows[self.inc_ptr[u]:self.inc_ptr[u + 1]]
 
-    def __repr__(self): return f"GraphIndex({self.n:,} entities, {len(self.head):,} triplets, {self.W.nnz // 2:,} linked pairs)"
+@patch
+def __repr__(self: GraphIndex): return f"GraphIndex({self.n:,} entities, {len(self.head):,} triplets, {self.W.nnz // 2:,} linked pairs)"
 
 # %% ../nbs/11_retrieval.ipynb #b141b318
 SYNTHETIC_PMID_BASE = 900_000_000

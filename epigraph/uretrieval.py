@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
+from fastcore.basics import patch
 from .config import get_settings
 from .schema import evidence_keys
 from .retrieval import (PARAMS, GraphIndex, Retrieved, Retriever, retriever_names, link_seeds, format_hop,
@@ -205,22 +206,26 @@ class UIndex:
         k = self.docs.sort_values(["row", "key"]).drop_duplicates("row")
         self.row_key = dict(zip(k.row.tolist(), k.key.tolist()))
 
-    def _node_counts(self) -> sp.csr_matrix:
-        "Tag counts of every node: the sum of the counts of the documents below it."
-        rows, cols = [], []
-        for leaf in range(len(self.names)):
-            v = leaf
-            while v != -1: rows.append(v); cols.append(leaf); v = int(self.parent[v])
-        M = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(self.tree), len(self.names)))
-        return (M @ self.C).tocsr()
+# %% ../nbs/11a_uretrieval.ipynb #f9764864
+@patch
+def _node_counts(self: UIndex) -> sp.csr_matrix:
+    "Tag counts of every node: the sum of the counts of the documents below it."
+    rows, cols = [], []
+    for leaf in range(len(self.names)):
+        v = leaf
+        while v != -1: rows.append(v); cols.append(leaf); v = int(self.parent[v])
+    M = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(self.tree), len(self.names)))
+    return (M @ self.C).tocsr()
 
-    def ancestors(self, node: int) -> list[int]:
-        "The nodes above `node`, nearest first, up to the root."
-        out, v = [], int(self.parent[node])
-        while v != -1: out.append(v); v = int(self.parent[v])
-        return out
+@patch
+def ancestors(self: UIndex, node: int) -> list[int]:
+    "The nodes above `node`, nearest first, up to the root."
+    out, v = [], int(self.parent[node])
+    while v != -1: out.append(v); v = int(self.parent[v])
+    return out
 
-    def __repr__(self): return f"UIndex({len(self.names):,} document graphs, {len(self.vocab):,} tags, {len(self.tree):,} tree nodes, tree {self.key})"
+@patch
+def __repr__(self: UIndex): return f"UIndex({len(self.names):,} document graphs, {len(self.vocab):,} tags, {len(self.tree):,} tree nodes, tree {self.key})"
 
 # %% ../nbs/11a_uretrieval.ipynb #35f7a1a4
 def u_index(gi: GraphIndex, kg) -> UIndex:
