@@ -183,6 +183,16 @@ def _mention_rows(self, pmid, text: str, s: int, e: int, res: Resolution, method
                  score=res.score if score is None else score, found_by=found_by, candidates=list(res.candidates),
                  consistent=ok) for eid in res.entity_ids]
 
+def _second_chance(self, key: str) -> tuple[str|None, str|None, float|None, str]:
+    "The fuzzy, then the embedding stage, for a span the dictionary missed: (stage, key, score, what was tried)."
+    fk, fs = self.fuzzy_match(key) if "fuzzy" in self.stages else (None, None)
+    if fk: return "fuzzy", fk, fs, ""
+    ek, es = self.embedding_match(key) if "embedding" in self.stages else (None, None)
+    if ek: return "embedding", ek, es, ""
+    tried = ([f"best fuzzy {fs:.2f} < {self.fuzzy_threshold}"] if fs is not None else []) + \
+            ([f"best embedding {es:.2f} < {self.embedding_threshold}"] if es is not None else [])
+    return None, None, fs, "; ".join(tried) or "fuzzy and embedding stages off"
+
 # %% ../nbs/06_normalise.ipynb #ab5c5a34
 def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
     "Mentions (resolved) and unresolved spans with their reasons, for one document."
@@ -204,18 +214,10 @@ def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
     short_form = {(ls, le): sf for sf, lf, ls, le, ss in defs}
     for s, e, why in _unresolved_spans(text, taken, [d for d in defs if not taken.inside(d[2], d[3])], self.use_suffix_candidates):
         if taken.overlaps(s, e): continue
-        key = normalise_key(text[s:e])
-        fk, fs = self.fuzzy_match(key) if "fuzzy" in self.stages else (None, None)
-        stage, k2, sc = ("fuzzy", fk, fs) if fk else (None, None, fs)
+        stage, k2, sc, tried = _second_chance(self, normalise_key(text[s:e]))
         if k2 is None:
-            ek, es = self.embedding_match(key) if "embedding" in self.stages else (None, None)
-            if ek: stage, k2, sc = "embedding", ek, es
-            else:
-                tried = ([f"best fuzzy {fs:.2f} < {self.fuzzy_threshold}"] if fs is not None else []) + \
-                        ([f"best embedding {es:.2f} < {self.embedding_threshold}"] if es is not None else [])
-                tried = "; ".join(tried) or "fuzzy and embedding stages off"
-                unresolved.append(dict(pmid=pmid, start=s, end=e, text=text[s:e], reason=f"{why}: not in the lexicon; {tried}"))
-                continue
+            unresolved.append(dict(pmid=pmid, start=s, end=e, text=text[s:e], reason=f"{why}: not in the lexicon; {tried}"))
+            continue
         res = self.resolve_key(k2)
         taken.add(s, e)
         out += _mention_rows(self, pmid, text, s, e, res, stage, why, score=sc)
