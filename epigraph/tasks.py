@@ -384,6 +384,24 @@ def _date_in(rng, start: pd.Timestamp, end: pd.Timestamp) -> pd.Timestamp:
     days = (end - start).days
     return start + pd.Timedelta(days=int(rng.integers(max(days, 1))))
 
+def _superseded_items(seed: int, v: pd.DataFrame, versions: pd.DataFrame, asm_names: set) -> list[Item]:
+    "superseded_by items: for each version of one guideline (rows `v`, oldest first), which one replaced it."
+    out = []
+    for a, b in zip(v.itertuples(), list(v.itertuples())[1:]):
+        rng = item_rng(seed, "superseded", a.pmid)
+        others = [int(p) for p in versions[versions.guideline_id.isin(
+            versions[versions.drugs.map(lambda ds: bool(set(ds) & asm_names))].guideline_id)].pmid if int(p) not in (a.pmid, b.pmid)]
+        opts = others + ["It has not been superseded"]
+        d = pick(rng, opts, 3)
+        lab = lambda o: o if isinstance(o, str) else f"{versions.set_index('pmid').title[o]} ({versions.set_index('pmid').valid_from[o]:%Y}; PMID {o})"
+        rec = v[v.pmid == b.pmid].iloc[0]
+        out.append(choice_item("temporal", "superseded_by", (a.pmid,), f"Which publication superseded the CPIC guideline paper "
+                               f"'{a.title}' ({a.valid_from:%Y}; PMID {int(a.pmid)})?", int(b.pmid), d, lab, rng,
+                               [f"PMID:{int(b.pmid)}", f"PMID:{int(a.pmid)}"], dict(source=rec.source, record_id=str(int(b.pmid)), line=int(rec.line)),
+                               dict(group=f"temporal|supersede|{a.pmid}", guideline=a.guideline, as_of=f"{b.valid_from:%Y-%m-%d}"),
+                               contraindicated=None, ids=False))
+    return out
+
 # %% ../nbs/13c_tasks.ipynb #7c368518
 def guideline_items(seed: int, per_interval: int = 2) -> list[Item]:
     cpic = loaded("cpic"); versions = guideline_versions(cpic)
@@ -413,19 +431,7 @@ def guideline_items(seed: int, per_interval: int = 2) -> list[Item]:
                         dict(source=rec.source, record_id=str(cite), line=int(rec.line)),
                         dict(group=f"temporal|cpic|{gid}|{drug}|{i}", as_of=f"{day:%Y-%m-%d}", guideline=rec.guideline, drug=drug),
                         contraindicated=None, ids=False))
-        for a, b in zip(v.itertuples(), list(v.itertuples())[1:]):
-            rng = item_rng(seed, "superseded", a.pmid)
-            others = [int(p) for p in versions[versions.guideline_id.isin(
-                versions[versions.drugs.map(lambda ds: bool(set(ds) & asm_names))].guideline_id)].pmid if int(p) not in (a.pmid, b.pmid)]
-            opts = others + ["It has not been superseded"]
-            d = pick(rng, opts, 3)
-            lab = lambda o: o if isinstance(o, str) else f"{versions.set_index('pmid').title[o]} ({versions.set_index('pmid').valid_from[o]:%Y}; PMID {o})"
-            rec = v[v.pmid == b.pmid].iloc[0]
-            out.append(choice_item("temporal", "superseded_by", (a.pmid,), f"Which publication superseded the CPIC guideline paper "
-                                   f"'{a.title}' ({a.valid_from:%Y}; PMID {int(a.pmid)})?", int(b.pmid), d, lab, rng,
-                                   [f"PMID:{int(b.pmid)}", f"PMID:{int(a.pmid)}"], dict(source=rec.source, record_id=str(int(b.pmid)), line=int(rec.line)),
-                                   dict(group=f"temporal|supersede|{a.pmid}", guideline=a.guideline, as_of=f"{b.valid_from:%Y-%m-%d}"),
-                                   contraindicated=None, ids=False))
+        out += _superseded_items(seed, v, versions, asm_names)
     return out
 
 # %% ../nbs/13c_tasks.ipynb #0e5fb6ee
@@ -471,15 +477,11 @@ def _disjoint(a0, a1, b0, b1) -> bool:
     if b0 == b1: return not (a0 <= b0 <= a1)
     return a1 <= b0 or b1 <= a0
 
-# %% ../nbs/13c_tasks.ipynb #ab8e166e
-def build_clinical_course(seed: int = 0, n_window: int = 60, n_order: int = 40, kg=None) -> list[Item]:
-    "Onset-window and milestone-order questions from HPO onset annotations."
-    kg = kg or bench_kg()
-    hpo = loaded("hpo"); anchors = onset_anchor_table(hpo["phenotypes"]).query("resolved")
-    ann = onset_annotations(hpo, anchors)
-    ann = ann[ann.resolved & ~ann.negated]
-    A = anchors.set_index("hpo_id")
-    P = hpo["phenotypes"].set_index("id").name; D = hpo["diseases"].set_index("id").name
+# %% ../nbs/13c_tasks.ipynb #308f9d24
+def _onset_window_items(seed: int, n_window: int, kg, hpo: dict, anchors: pd.DataFrame,
+                        ann: pd.DataFrame) -> list[Item]:
+    "onset_window items: the age at which a disease begins, against onset windows that do not overlap its own."
+    A = anchors.set_index("hpo_id"); D = hpo["diseases"].set_index("id").name
     lab = lambda t: f"{A.name[t]} ({A.iso[t]})"
     out = []
     dis = ann[ann.kind == "disease onset"]
@@ -497,6 +499,13 @@ def build_clinical_course(seed: int = 0, n_window: int = 60, n_order: int = 40, 
                                dict(source="hpo", record_id=f"phenotype.hpoa:{gold_row.line}", disease_id=d),
                                dict(group=f"course|onset|{d}", disease=d, window_days=[float(lo), None if hi is None else float(hi)],
                                     annotated=sorted(set(rows.onset_id))), contraindicated=None))
+    return out
+
+# %% ../nbs/13c_tasks.ipynb #835fa429
+def _milestone_items(seed: int, n_order: int, kg, hpo: dict, ann: pd.DataFrame) -> list[Item]:
+    "milestone_order items: which of a disease's features (onsets that do not overlap) begins first."
+    P = hpo["phenotypes"].set_index("id").name; D = hpo["diseases"].set_index("id").name
+    out = []
     ph = ann[(ann.kind == "phenotype onset")].drop_duplicates(["disease_id", "hpo_id", "onset_id"])
     many = sorted(d for d, g in ph.groupby("disease_id") if g.onset_id.nunique() >= 2); np.random.default_rng(seed + 1).shuffle(many)
     for d in many:
@@ -518,5 +527,14 @@ def build_clinical_course(seed: int = 0, n_window: int = 60, n_order: int = 40, 
                            dict(group=f"course|order|{d}", disease=d, onsets={c.hpo_id: c.onset_id for c in chosen},
                                 lines={c.hpo_id: int(c.line) for c in chosen}), contraindicated=None)
         out.append(item)
-        if sum(i.kind == "milestone_order" for i in out) == n_order: break
+        if len(out) == n_order: break
     return out
+
+# %% ../nbs/13c_tasks.ipynb #ab8e166e
+def build_clinical_course(seed: int = 0, n_window: int = 60, n_order: int = 40, kg=None) -> list[Item]:
+    "Onset-window and milestone-order questions from HPO onset annotations."
+    kg = kg or bench_kg()
+    hpo = loaded("hpo"); anchors = onset_anchor_table(hpo["phenotypes"]).query("resolved")
+    ann = onset_annotations(hpo, anchors)
+    ann = ann[ann.resolved & ~ann.negated]
+    return _onset_window_items(seed, n_window, kg, hpo, anchors, ann) + _milestone_items(seed, n_order, kg, hpo, ann)
