@@ -353,6 +353,19 @@ def _neighbour_lines(ui: UIndex, top: np.ndarray, keep: set, best: dict, k: int,
         seen.add(x); items.append((_hop_line(ui, x, max_pmids), [str(gi.ids[gi.head[x]]), str(gi.ids[gi.tail[x]])]))
     return nb_rows, nb_score, items
 
+# %% ../nbs/11a_uretrieval.ipynb #4eab1254
+def _leaf_lines(ui: UIndex, rows, keep: set, s_idx: set, best: dict, documents: list,
+                max_pmids: int) -> tuple[list, list]:
+    "The chosen documents' triplets between top entities, seed-touching and best-scored first, with their evidence lines."
+    gi = ui.gi
+    leaf_rows = [int(x) for x in rows if gi.head[x] in keep and gi.tail[x] in keep]
+    docs = ui.docs[ui.docs.doc.isin(documents)]
+    doc_key = docs.sort_values("key").drop_duplicates("row").set_index("row").key.to_dict()
+    seeded = lambda x: gi.head[x] in s_idx or gi.tail[x] in s_idx
+    leaf_rows.sort(key=lambda x: (not seeded(x), -(best[gi.head[x]] + best[gi.tail[x]]), -gi.strength[x], gi.triplet_id[x]))
+    ids = lambda x: [str(gi.ids[gi.head[x]]), str(gi.ids[gi.tail[x]])]
+    return leaf_rows, [(_hop_line(ui, x, max_pmids, doc_key.get(x)), ids(x)) for x in leaf_rows]
+
 # %% ../nbs/11a_uretrieval.ipynb #15a7908a
 def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = "auto", top_n: int = 60, k: int = 16,
                depth: int = PARAMS.depth, max_leaves: int = 3, token_budget: int = PARAMS.token_budget,
@@ -379,11 +392,7 @@ def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = 
     top = ents[np.lexsort((gi.ids[ents], -score))][:max(top_n, 0)]
     best = dict(zip(ents.tolist(), score.tolist()))
     keep = set(top.tolist())
-    leaf_rows = [int(x) for x in rows if gi.head[x] in keep and gi.tail[x] in keep]
-    doc_key = ui.docs[ui.docs.doc.isin(params["documents"])].sort_values("key").drop_duplicates("row").set_index("row").key.to_dict()
-    leaf_rows.sort(key=lambda x: (not (gi.head[x] in s_idx or gi.tail[x] in s_idx), -(best[gi.head[x]] + best[gi.tail[x]]),
-                                  -gi.strength[x], gi.triplet_id[x]))
-    items = [(_hop_line(ui, x, max_pmids, doc_key.get(x)), [str(gi.ids[gi.head[x]]), str(gi.ids[gi.tail[x]])]) for x in leaf_rows]
+    leaf_rows, items = _leaf_lines(ui, rows, keep, s_idx, best, params["documents"], max_pmids)
     nb_rows, nb_score, nb_items = _neighbour_lines(ui, top, keep, best, k, set(leaf_rows), max_pmids)
     items += nb_items
     summaries, params["summaries"] = _summaries(ui, ui.ancestors(leaves[0])[:max(depth, 0)], summaries, llm)
