@@ -307,6 +307,26 @@ def _field(raw: bytes, name: str, where: str, kind=float):
     except (UnicodeDecodeError, ValueError):
         raise EEGInputError(f"{where}: header field {name} = {raw[:20]!r} is not a valid {kind.__name__} — the file is not EDF or is corrupt") from None
 
+def _check_signals(where: str, labels: list, spr: list, duration: float, digital: tuple, physical: tuple) -> None:
+    "Each signal's sampling rate in 16–20,000 Hz and its digital and physical ranges not empty (annotations skipped)."
+    (dmin, dmax), (pmin, pmax) = digital, physical
+    for i, lab in enumerate(labels):
+        if lab == "EDF Annotations": continue
+        fs = spr[i] / duration
+        if spr[i] <= 0 or not 16 <= fs <= 20_000:
+            raise EEGInputError(f"{where}: signal {i + 1} ({lab}) samples at {fs:g} Hz ({spr[i]} per {duration:g}-s record)"
+                                " — expected 16–20,000 Hz")
+        if dmin[i] >= dmax[i] or pmin[i] == pmax[i]:
+            raise EEGInputError(f"{where}: signal {i + 1} ({lab}) has an empty digital or physical range — corrupt header")
+
+def _check_size(where: str, size: int, header_bytes: int, n_records: int, record_samples: int) -> None:
+    "The file holds exactly the header and the records it promises (16-bit samples)."
+    expected = header_bytes + n_records * record_samples * 2
+    if size != expected:
+        how = "truncated" if size < expected else "longer than its header says"
+        raise EEGInputError(f"{where}: file is {size:,} bytes, the header promises {expected:,} ({n_records} records of "
+                            f"{record_samples * 2:,} bytes) — the file is {how}")
+
 # %% ../nbs/14_eeg.ipynb #b91a24d8
 def read_edf_header(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX_SIGNALS) -> dict:
     "The EDF(+) header as a dict, after checks that read at most 256·(1+max_signals) bytes; `EEGInputError` if unusable."
@@ -338,21 +358,12 @@ def read_edf_header(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX
     dmin, dmax = column(120, 8, "digital minimum", int), column(128, 8, "digital maximum", int)
     spr = column(216, 8, "samples per record", int)
     units = [sig[ns * 96 + i * 8: ns * 96 + (i + 1) * 8].decode("ascii", "replace").strip() for i in range(ns)]
-    for i, lab in enumerate(labels):
-        if lab == "EDF Annotations": continue
-        fs = spr[i] / duration
-        if spr[i] <= 0 or not 16 <= fs <= 20_000:
-            raise EEGInputError(f"{where}: signal {i + 1} ({lab}) samples at {fs:g} Hz ({spr[i]} per {duration:g}-s record) — expected 16–20,000 Hz")
-        if dmin[i] >= dmax[i] or pmin[i] == pmax[i]:
-            raise EEGInputError(f"{where}: signal {i + 1} ({lab}) has an empty digital or physical range — corrupt header")
+    _check_signals(where, labels, spr, duration, (dmin, dmax), (pmin, pmax))
     record_samples = sum(spr)
     if n_records * record_samples > max_samples:
         raise EEGInputError(f"{where}: {n_records * record_samples:,} samples exceed the limit of {max_samples:,} — "
                             "split the recording or pass a larger max_samples")
-    expected = header_bytes + n_records * record_samples * 2
-    if size != expected:
-        raise EEGInputError(f"{where}: file is {size:,} bytes, the header promises {expected:,} ({n_records} records of "
-                            f"{record_samples * 2:,} bytes) — the file is {'truncated' if size < expected else 'longer than its header says'}")
+    _check_size(where, size, header_bytes, n_records, record_samples)
     return dict(path=where, signals=ns, labels=labels, units=units, n_records=n_records, record_seconds=duration,
                 samples_per_record=spr, fs=[s / duration for s in spr], patient=head[8:88].decode("ascii", "replace").strip(),
                 recording=head[88:168].decode("ascii", "replace").strip(), edf_plus=head[192:197] in (b"EDF+C", b"EDF+D"))
