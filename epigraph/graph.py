@@ -420,6 +420,16 @@ def merge_and_resolve(proposals: list[pd.DataFrame], checked: list[pd.DataFrame]
     canon = canonical_ids(props.entity_id, zip(merges.a[merges.applied], merges.b[merges.applied]))
     return props, canon, entities_table(props, canon), merges
 
+# %% ../nbs/08_graph.ipynb #04025c24
+def _literature(st: dict, literature: tuple[str, ...], bc_e: pd.DataFrame, bc_c: pd.DataFrame) -> tuple:
+    "BC5CDR's gold claims if `literature` names them, and the extracted literature's entities and claims."
+    if "bc5cdr-gold" not in literature: bc_c = bc_c.iloc[:0]
+    rel_e, rel_c = _timed(st, "relations", relations_source) if "relations" in literature else (bc_e.iloc[:0], bc_c.iloc[:0])
+    if "pubmedqa" in literature:
+        pqa_e, pqa_c = _timed(st, "pubmedqa", pubmedqa_source)
+        rel_e, rel_c = pd.concat([rel_e, pqa_e], ignore_index=True), pd.concat([rel_c, pqa_c], ignore_index=True)
+    return bc_c, rel_e, rel_c
+
 # %% ../nbs/08_graph.ipynb #e072a6a0
 def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims: pd.DataFrame|None = None,
              literature: tuple[str, ...] = LITERATURE, secondary: tuple[str, ...] = ()) -> KG:
@@ -432,11 +442,7 @@ def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims:
     cpic = load_cpic()
     cpic_e, cpic_c, cpic_m = _timed(st, "cpic", cpic_source, cpic, mesh)
     bc_e, bc_c = _timed(st, "bc5cdr", bc5cdr_source, None, mesh)
-    if "bc5cdr-gold" not in literature: bc_c = bc_c.iloc[:0]
-    rel_e, rel_c = _timed(st, "relations", relations_source) if "relations" in literature else (bc_e.iloc[:0], bc_c.iloc[:0])
-    if "pubmedqa" in literature:
-        pqa_e, pqa_c = _timed(st, "pubmedqa", pubmedqa_source)
-        rel_e, rel_c = pd.concat([rel_e, pqa_e], ignore_index=True), pd.concat([rel_c, pqa_c], ignore_index=True)
+    bc_c, rel_e, rel_c = _literature(st, literature, bc_e, bc_c)
     g4e_e, g4e_c = _timed(st, "genes4epilepsy", g4e_source)
     epio_e, epio_m = _timed(st, "epio", epio_source)
     guid_e, guid_c, guid_aside = _timed(st, "guidance", guidance_source, mesh, registry)
