@@ -146,7 +146,7 @@ _EPICOM_RAW = "https://raw.githubusercontent.com/neurommsig-epilepsy/EpiCom/mast
 _EPICOM_CITE = "Hoyt CT et al. A systematic approach for identifying shared mechanisms in epilepsy and its comorbidities. Database 2018 (EpiCom)"
 
 # %% ../nbs/00_config.ipynb #b8c0013e
-SOURCES: dict[str, Source] = {s.name: s for s in [
+_CORPORA_AND_CURATED = [   # the literature corpora and the CPIC database
     Source("bc5cdr-train", "bc5cdr/CDR_TrainingSet.PubTator.txt", _BC5CDR_ZIP,
            "6c15ebf93b7a831f4f679f9ecda4e71fee7fba8c2bc687e8cf73c4d16d91d2a0", "NCBI public-domain notice",
            _BC5CDR_CITE, "BC5CDR training set: 1,000 abstracts with Chemical/Disease mentions and CID relations",
@@ -179,6 +179,11 @@ SOURCES: dict[str, Source] = {s.name: s for s in [
     Source("cpic-change-log", "cpic/change_log.tsv", _CPIC_RAW+"change_log.tsv",
            "d97574852f6db21a0bc44c2210200734fc350d4fe3a95176902610b636bad6f5", "CC0", _CPIC_CITE,
            "dated CPIC change log"),
+]
+
+# %% ../nbs/00_config.ipynb #ed765fdd
+SOURCES: dict[str, Source] = {s.name: s for s in [
+    *_CORPORA_AND_CURATED,
     Source("epio", "epio/EPIO_merged.owl",
            "https://raw.githubusercontent.com/SCAI-BIO/EpilepsyOntology/master/release/EPIO_merged.owl",
            "efafdd4605792f69b177702e84665fce845031ab8be3bbc9a030a05bd763dd05", "MIT",
