@@ -106,7 +106,8 @@ def _hpo_gene_claims(hpo) -> pd.DataFrame:
     refs = pd.DataFrame(dict(head=refs["head"], predicate="caused_by_gene", tail=refs["tail"], source="hpo",
         record_id="phenotype.hpoa:" + refs.line.astype(str), pmid=refs.pmids.astype("int64"),
         quote="PMID " + refs.pmids.astype(str) + " is cited by HPO for the inheritance (" + refs.hpo_id.astype(str)
-              + ") of " + refs["head"] + " (phenotype.hpoa line " + refs.line.astype(str) + "), a disease HPO links to this gene",
+              + ") of " + refs["head"] + " (phenotype.hpoa line " + refs.line.astype(str) + "), a disease HPO links to "
+                                                                                            "this gene",
         extractor="hpo-inheritance-reference", date_kind=None, curated_gold=False))
     return claims_frame(pd.concat([links, refs], ignore_index=True))
 
@@ -360,7 +361,8 @@ def rule_pmids(registry, cpic=None) -> dict[str, int]:
     out = {}
     for ref, phrase in RULE_REFERENCE_TITLES.items():
         hit = pubs[pubs.title.str.contains(phrase, regex=False)]
-        if len(hit) != 1: raise ValueError(f"rule reference {ref!r}: {len(hit)} CPIC publications have {phrase!r} in their title, expected 1")
+        if len(hit) != 1: raise ValueError(f"rule reference {ref!r}: {len(hit)} CPIC publications have {phrase!r} in "
+                                           "their title, expected 1")
         pmid = int(hit.pmid.iloc[0])
         if pmid in registry: out[ref] = pmid
     return out
@@ -383,7 +385,8 @@ def name_index(entities: pd.DataFrame) -> dict[str, set[str]]:
 def resolve_name(name: str, index: dict[str, set[str]], layers: tuple[str, ...], layer_of: dict[str, str]) -> str:
     "The one entity id named `name` in one of `layers`; raises when there is none or more than one."
     ids = sorted(i for i in index.get(name.lower().strip(), set()) if layer_of.get(i) in layers)
-    if len(ids) != 1: raise ValueError(f"guideline rule entity {name!r}: {len(ids)} entities in layers {layers} ({ids}) — name it as the entity table does")
+    if len(ids) != 1: raise ValueError(f"guideline rule entity {name!r}: {len(ids)} entities in layers {layers} "
+                                       f"({ids}) — name it as the entity table does")
     return ids[0]
 
 CONDITION_FIRST = ("treated_with",)     # rule relations that run from the condition to the drug
@@ -405,7 +408,8 @@ def rule_claims(rules: pd.DataFrame, entities: pd.DataFrame, pmids: dict[str, in
         drug, cond = (resolve_name(n, idx, ls, layer_of) for n, ls in zip((r.drug, r.condition), layers))
         head, tail = (drug, cond) if drug_first else (cond, drug)
         rows.append(dict(head=head, predicate=r.predicate, tail=tail, source="guideline-rules",
-                         record_id=f"rule:{i}", pmid=pmids.get(r.reference, pd.NA), quote=f"{r.reference}: {r.statement}",
+                         record_id=f"rule:{i}", pmid=pmids.get(r.reference, pd.NA), quote=f"{r.reference}: "
+                                                                                          f"{r.statement}",
                          extractor="guideline-rule", curated_gold=True, detail=_json(dict(reference=r.reference))))
     return claims_frame(pd.DataFrame(rows))
 

@@ -59,7 +59,8 @@ class Anchor:
         return s + off, (None if e is None else e + off)
 
 # %% ../nbs/09a_ages.ipynb #c37eb8f1
-_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                     "fourteen "
                                      "fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _WORDS.update(thirty=30, forty=40, fifty=50, sixty=60)
 _NUM = r"(?<![\d/.,+])(\d+(?:\.\d+|\s*1/2|½)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")(?![\d/])"

@@ -66,7 +66,9 @@ def clean_options(options) -> list[str]:
     opts = [" ".join(str(o).split()) for o in (options or [])]
     if any(not o for o in opts): raise ValueError("an answer option is empty (check the separators in --options)")
     seen = [o.lower() for o in opts]
-    if len(set(seen)) < len(seen): raise ValueError(f"answer option {next(o for o in opts if seen.count(o.lower()) > 1)!r} is given twice")
+    if len(set(seen)) < len(seen): raise ValueError("answer option "
+                                                    f"{next(o for o in opts if seen.count(o.lower()) > 1)!r} is given "
+                                                    "twice")
     return opts
 
 def focused_manifest(R: Retriever, q: Question, manifest: pd.DataFrame) -> pd.DataFrame:
@@ -92,7 +94,8 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
            retriever: Retriever|None = None, option_ids: list|None = None, inject: pd.DataFrame|None = None,
            llm=None, verify: bool = True, hints: dict|None = None, **params) -> Answer:
     "Answer a question with one arm and one registered reader; `hints` (target, form, as_of) go to the parse."
-    if not isinstance(question, str) or not question.strip(): raise ValueError("answer: the question must be non-empty text")
+    if not isinstance(question, str) or not question.strip(): raise ValueError("answer: the question must be non-empty "
+                                                                               "text")
     if arm not in arms(): raise ValueError(f"answer: unknown arm {arm!r}; use one of {', '.join(arms())}")
     if reader not in READERS: raise ValueError(f"answer: reader must be one of {', '.join(READERS)}, got {reader!r}")
     opts, R, t0 = clean_options(options), retriever or default_retriever(), time.perf_counter()
@@ -112,7 +115,8 @@ READERS: dict = {}   # name -> fn(question, options, manifest, retriever, **cont
 
 def register_reader(name: str, fn, replace: bool = False):
     "Make `fn` usable as `answer(..., reader=name)`; it gets the question, options, manifest and retriever (+ arm, option_ids, verify, llm)."
-    if name in READERS and not replace: raise ValueError(f"register_reader: {name!r} is already registered (pass replace=True to swap it)")
+    if name in READERS and not replace: raise ValueError(f"register_reader: {name!r} is already registered (pass "
+                                                         "replace=True to swap it)")
     READERS[name] = fn
     return fn
 

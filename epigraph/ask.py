@@ -151,7 +151,8 @@ def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str 
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     from epigraph.answer import answer
     path, out = Path(path), Path(out)
-    if out.exists() and path.exists() and out.resolve() == path.resolve(): raise ValueError(f"{out}: the output would overwrite the questions")
+    if out.exists() and path.exists() and out.resolve() == path.resolve(): raise ValueError(f"{out}: the output would "
+                                                                                            "overwrite the questions")
     if not out.parent.exists(): raise ValueError(f"{out.parent}: no such folder for the output")
     items = read_questions(path)
     R, t0, done, failed = retriever or retriever_for(arm), time.perf_counter(), 0, 0

@@ -188,7 +188,8 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
     seeds = [n for n in bg.G.nodes if len(n) >= 3 and (f" {n} " in q or n.replace("-", " ") in q)][:max_seeds]
     if not seeds: return Retrieved("baseline", query, reason="no entity name occurs in the query", params=params)
     try: pr = nx.pagerank(bg.G, alpha=0.85, personalization={s: 1.0 for s in seeds}, weight="weight", max_iter=100)
-    except nx.PowerIterationFailedConvergence as e: return Retrieved("baseline", query, reason=f"PageRank did not converge: {e}", params=params)
+    except nx.PowerIterationFailedConvergence as e: return Retrieved("baseline", query, reason="PageRank did not "
+                                                                                               f"converge: {e}", params=params)
     top = sorted(pr, key=lambda n: -pr[n])[:top_nodes]
     keep = list(dict.fromkeys(top + seeds))
     H = bg.G.subgraph(keep)

@@ -78,15 +78,20 @@ def check_items(items: list[Item]) -> list[Item]:
     "Raise on an item whose gold is not its option at `answer_index`, whose options repeat, or on a repeated id."
     seen = set()
     for it in items:
-        if it.item_id in seen: raise ValueError(f"item {it.item_id}: id used twice — the builder's item key is not unique")
+        if it.item_id in seen: raise ValueError(f"item {it.item_id}: id used twice — the builder's item key is not "
+                                                "unique")
         seen.add(it.item_id)
         if it.options:
-            if len(set(it.options)) != len(it.options): raise ValueError(f"item {it.item_id}: repeated options {it.options}")
+            if len(set(it.options)) != len(it.options): raise ValueError(f"item {it.item_id}: repeated options "
+                                                                         f"{it.options}")
             if it.answer_index is None or it.options[it.answer_index] != it.answer:
-                raise ValueError(f"item {it.item_id}: answer {it.answer!r} is not option {it.answer_index} of {it.options}")
-            if len(it.option_ids) != len(it.options): raise ValueError(f"item {it.item_id}: {len(it.option_ids)} option ids for {len(it.options)} options")
+                raise ValueError(f"item {it.item_id}: answer {it.answer!r} is not option {it.answer_index} of "
+                                 f"{it.options}")
+            if len(it.option_ids) != len(it.options): raise ValueError(f"item {it.item_id}: {len(it.option_ids)} "
+                                                                       f"option ids for {len(it.options)} options")
         if not it.gold_evidence: raise ValueError(f"item {it.item_id}: no gold evidence")
-        if not {"source", "record_id"} <= set(it.provenance): raise ValueError(f"item {it.item_id}: provenance lacks source or record_id")
+        if not {"source", "record_id"} <= set(it.provenance): raise ValueError(f"item {it.item_id}: provenance lacks "
+                                                                               "source or record_id")
     return items
 
 # %% ../nbs/13_bench.ipynb #55d72f0e
@@ -246,13 +251,17 @@ def source_record(source: str, record_id: str):
 
 # %% ../nbs/13_bench.ipynb #86f19e54
 NOT_BUILT = [
-    ("t3_precision", "avoid: childhood absence epilepsy genes → carbamazepine", "the rules name one drug for the syndrome; three safe distractors are needed"),
+    ("t3_precision", "avoid: childhood absence epilepsy genes → carbamazepine", "the rules name one drug for the "
+                                                                                "syndrome; three safe distractors are "
+                                                                                "needed"),
     ("t3_precision", "avoid: POLG/valproate, CYP2C9/phenytoin, CYP2C19",
-     "CPIC's pair table gives a level and a testing flag, no avoidance; the CYP2C9 advice is a dose change — asked as pgx_pair instead"),
+     "CPIC's pair table gives a level and a testing flag, no avoidance; the CYP2C9 advice is a dose change — asked as "
+     "pgx_pair instead"),
     ("t3_precision", "recommend for a genotype alone", "CPIC says 'use an alternative' without naming a drug"),
     ("t4_constraints", "age constraint", "no guideline rule is conditioned on age"),
     ("t4_constraints", "comedication constraint", "no guideline rule names an interacting drug"),
-    ("t4_constraints", "woman able to become pregnant with Lennox-Gastaut syndrome", "valproate is the only drug the rules name for it"),
+    ("t4_constraints", "woman able to become pregnant with Lennox-Gastaut syndrome", "valproate is the only drug the "
+                                                                                     "rules name for it"),
     ("temporal", "gene dropped from Genes4Epilepsy", "no release drops a gene"),
 ]
 

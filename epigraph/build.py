@@ -91,7 +91,8 @@ def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = Fa
     if not quiet:
         ev = kg.evidence
         print(f"{kg!r}\nsaved to {out_dir}")
-        print(f"evidence rows dated: {int(ev.date.notna().sum()):,} of {len(ev):,} ({int(ev.date_is_estimated.sum()):,} with an estimated year); "
+        print(f"evidence rows dated: {int(ev.date.notna().sum()):,} of {len(ev):,} "
+              f"({int(ev.date_is_estimated.sum()):,} with an estimated year); "
               f"triplets with a first evidence date: {int(kg.triplets.first_evidence_date.notna().sum()):,}; "
               f"with an onset anchor: {int(kg.triplets.anchor.notna().sum()):,}")
         print("seconds per stage: " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items()) + f"; total {kg.stages['total']:.2f}")
@@ -113,7 +114,8 @@ def built_kg(folder: Path|str|None = None, rebuild: bool = False):
     from epigraph import store
     folder = store.check_graph_folder(Path(folder) if folder else get_settings().build_dir/"kg")
     if is_ingested(folder):   # a user's own graph: `epigraph ingest` made it, a build would replace it with the default one
-        if why := stale_reason(folder): get_logger("epigraph.build").warning(f"{why}; run `epigraph ingest` again to update it")
+        if why := stale_reason(folder): get_logger("epigraph.build").warning(f"{why}; run `epigraph ingest` again to "
+                                                                             "update it")
         return store.load_kg(folder)
     with _build_lock(folder):
         why = None if rebuild else stale_reason(folder)

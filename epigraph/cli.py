@@ -68,7 +68,8 @@ def _cmd_readme(args):
     from epigraph.config import get_settings
     if args.check:
         current = (get_settings().root/"README.md").read_text(encoding="utf-8")
-        if current != readme_text(): raise RuntimeError("README.md is out of date with nbs/index.ipynb — run `epigraph readme`")
+        if current != readme_text(): raise RuntimeError("README.md is out of date with nbs/index.ipynb — run `epigraph "
+                                                        "readme`")
         print("README.md is up to date")
     else: print(write_readme())
 
@@ -160,10 +161,12 @@ def _cmd_ask(args):
                          indent=1, default=str)); return
     print(a.text or f"(no answer: {a.reason})")
     t = _evidence_table(a)
-    print(f"\nEvidence given ({len(a.manifest)} rows; {len(a.cited)} cited) — arm {a.arm}, reader {a.reader}, {a.seconds:.2f} s")
+    print(f"\nEvidence given ({len(a.manifest)} rows; {len(a.cited)} cited) — arm {a.arm}, reader {a.reader}, "
+          f"{a.seconds:.2f} s")
     print(t.to_string(index=False) if len(t) else "  (none)")
     if args.html:
-        if a.retrieved is None or a.retrieved.edges.empty: raise ValueError(f"--html: the {a.arm} arm returned no subgraph to draw")
+        if a.retrieved is None or a.retrieved.edges.empty: raise ValueError(f"--html: the {a.arm} arm returned no "
+                                                                            "subgraph to draw")
         Path(args.html).write_text(subgraph_html(a.retrieved, R.graph, a.question), encoding="utf-8")
         print(f"subgraph: {args.html}")
 
@@ -181,7 +184,8 @@ def _data_commands(sub) -> None:
     s.add_argument("--site", action="store_true", help="also render the offline site")
     s.add_argument("--no-build", action="store_true", help="do not rebuild the evidence graph first (use the saved one)")
     s.add_argument("--out", help="site folder (default _site)")
-    s.add_argument("--jobs", type=int, default=None, help="chapters run at a time (one kernel each; default: 2 on 2+ cores)")
+    s.add_argument("--jobs", type=int, default=None, help="chapters run at a time (one kernel each; default: 2 on 2+ "
+                                                          "cores)")
     s.add_argument("--quiet", action="store_true"); s.set_defaults(run=_cmd_reproduce)
     s = sub.add_parser("site", help="render the executed book to static HTML (offline)")
     s.add_argument("--out", help="output folder (default _site)"); s.set_defaults(run=_cmd_site)
@@ -206,7 +210,8 @@ def _ask_command(sub) -> None:
     s.add_argument("--out", help="with --batch: the JSONL file to write (default BATCH.answers.jsonl)")
     s.add_argument("--quiet", action="store_true", help="with --batch: no progress bar")
     s.add_argument("--arm", default="ppr_pcst", help="none, bm25 or a graph retriever (default ppr_pcst)")
-    s.add_argument("--reader", default="offline", help="offline (default) or llm (needs EPIGRAPH_LLM_BASE_URL and _MODEL)")
+    s.add_argument("--reader", default="offline", help="offline (default) or llm (needs EPIGRAPH_LLM_BASE_URL and "
+                                                       "_MODEL)")
     s.add_argument("--html", help="write the retrieved subgraph to this HTML file")
     s.add_argument("--json", action="store_true", help="print the answer and manifest as JSON")
     s.add_argument("--graph", help="a graph folder (default: the built registry graph, data/build/kg)")
@@ -217,14 +222,16 @@ def _ingest_commands(sub) -> None:
     s = sub.add_parser("ingest", help="extract files or folders of literature into an evidence graph (incremental)")
     s.add_argument("paths", nargs="+", help="PubMed XML (.xml, .xml.gz), PubTator, BioC XML/JSON, JSONL or TSV")
     s.add_argument("--graph", required=True, help="the graph folder to create or update")
-    s.add_argument("--base", choices=("default", "none"), help="a new graph starts from the registry graph (default) or nothing")
+    s.add_argument("--base", choices=("default", "none"), help="a new graph starts from the registry graph (default) "
+                                                               "or nothing")
     s.add_argument("--corpus", help="the corpus name non-PMID ids are cited under (default: from each file name)")
     s.add_argument("--workers", type=int, default=2, help="local Dask worker processes (0: in this process)")
     s.add_argument("--scheduler", help="a Dask scheduler address to run the extraction on a cluster")
     s.add_argument("--llm", action="store_true", help="also the LLM extractor (needs EPIGRAPH_LLM_BASE_URL and _MODEL)")
     s.add_argument("--quiet", action="store_true"); s.set_defaults(run=_cmd_ingest)
     s = sub.add_parser("remove", help="remove documents and the evidence they alone gave from an ingested graph")
-    s.add_argument("--graph", required=True); s.add_argument("--docs", nargs="+", help="document ids (PMID:n, n, corpus:id)")
+    s.add_argument("--graph", required=True); s.add_argument("--docs", nargs="+", help="document ids (PMID:n, n, "
+                                                                                       "corpus:id)")
     s.add_argument("--docs-file", help="a file of document ids, one a line"); s.set_defaults(run=_cmd_remove)
 
 def parser() -> argparse.ArgumentParser:

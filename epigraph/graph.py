@@ -343,7 +343,8 @@ class KG:
     merges: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=MERGE_COLUMNS))   # after `stages`:
     # KG(entities, triplets, evidence, conflicts, rejects, stages) written positionally stays valid
     def __repr__(self):
-        return (f"KG({len(self.entities):,} entities, {len(self.triplets):,} triplets, {len(self.evidence):,} evidence rows, "
+        return (f"KG({len(self.entities):,} entities, {len(self.triplets):,} triplets, {len(self.evidence):,} evidence "
+                "rows, "
                 f"{len(self.conflicts):,} conflicts, {len(self.rejects):,} claims set aside)")
 
 # %% ../nbs/08_graph.ipynb #333e0de6

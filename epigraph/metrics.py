@@ -422,14 +422,16 @@ def _as_list(x) -> list: return [] if x is None else list(x) if isinstance(x, (l
 
 def guideline_concordance(recommended: Sequence, guideline: Sequence[Iterable]) -> float:
     "Share of answers whose recommendation(s) all match an option the guideline rule accepts (none = not concordant)."
-    if len(recommended) != len(guideline): raise ValueError(f"guideline_concordance: {len(recommended)} answers for {len(guideline)} rules")
+    if len(recommended) != len(guideline): raise ValueError(f"guideline_concordance: {len(recommended)} answers for "
+                                                            f"{len(guideline)} rules")
     ok = [bool(_as_list(r)) and all(any(_same_option(x, g) for g in _as_list(gs)) for x in _as_list(r))
           for r, gs in zip(recommended, guideline)]
     return float(np.mean(ok)) if ok else math.nan
 
 def drug_safety_score(recommended: Sequence, contraindicated: Sequence[Iterable]) -> float:
     "1 − share of answers recommending any contraindicated option (an answer may recommend several)."
-    if len(recommended) != len(contraindicated): raise ValueError(f"drug_safety_score: {len(recommended)} answers for {len(contraindicated)} item contraindication lists")
+    if len(recommended) != len(contraindicated): raise ValueError(f"drug_safety_score: {len(recommended)} answers for "
+                                                                  f"{len(contraindicated)} item contraindication lists")
     unsafe = [any(_same_option(x, c) for x in _as_list(r) for c in _as_list(cs)) for r, cs in zip(recommended, contraindicated)]
     return 1 - float(np.mean(unsafe)) if unsafe else math.nan
 
@@ -481,7 +483,8 @@ def bh_adjust(pvalues: Sequence[float]) -> np.ndarray:
 def summarise(df: pd.DataFrame, by: str|list[str], metric: str, method: str = "bootstrap",
               n_resamples: int = 10_000, confidence: float = 0.95, seed: int = 42) -> pd.DataFrame:
     "Tidy table per group: metric, mean, ci_low, ci_high, n (bootstrap, or Wilson for 0/1 values)."
-    if method not in ("bootstrap", "wilson"): raise ValueError(f"summarise: method {method!r} is not 'bootstrap' or 'wilson'")
+    if method not in ("bootstrap", "wilson"): raise ValueError(f"summarise: method {method!r} is not 'bootstrap' or "
+                                                               "'wilson'")
     by = [by] if isinstance(by, str) else list(by)
     rows = []
     for key, g in df.groupby(by, sort=True, dropna=False):

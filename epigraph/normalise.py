@@ -216,7 +216,8 @@ def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
         if taken.overlaps(s, e): continue
         stage, k2, sc, tried = _second_chance(self, normalise_key(text[s:e]))
         if k2 is None:
-            unresolved.append(dict(pmid=pmid, start=s, end=e, text=text[s:e], reason=f"{why}: not in the lexicon; {tried}"))
+            unresolved.append(dict(pmid=pmid, start=s, end=e, text=text[s:e], reason=f"{why}: not in the lexicon; "
+                                                                                     f"{tried}"))
             continue
         res = self.resolve_key(k2)
         taken.add(s, e)

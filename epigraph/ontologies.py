@@ -26,7 +26,8 @@ def package_file(module: str, relative: str) -> Path:
     "Path of the data file `relative` inside the installed package `module`."
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
-        raise SourceError(f"package '{module}' is not installed — pip install it (see PACKAGE_SOURCES in epigraph.config)")
+        raise SourceError(f"package '{module}' is not installed — pip install it (see PACKAGE_SOURCES in "
+                          "epigraph.config)")
     path = Path(list(spec.submodule_search_locations)[0])/relative
     if not path.exists():
         raise SourceError(f"package '{module}' has no {relative} — reinstall it at the pinned version")

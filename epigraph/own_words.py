@@ -28,7 +28,8 @@ def load_questions(path: Path|str|None = None) -> list[dict]:
         if not line.strip(): continue
         try: it = json.loads(line)
         except json.JSONDecodeError as e: raise ValueError(f"{path.name} line {n}: not JSON ({e.msg})") from None
-        if not {"id", "family", "question", "gold"} <= set(it): raise ValueError(f"{path.name} line {n}: lacks id, family, question or gold")
+        if not {"id", "family", "question", "gold"} <= set(it): raise ValueError(f"{path.name} line {n}: lacks id, "
+                                                                                 "family, question or gold")
         out.append(it)
     return out
 
@@ -41,7 +42,8 @@ FAMILY_RELATIONS = {
     "treatment": ("first_line_for", "treated_with", "aggravates", "contraindicated_with"),
     "safety": ("contraindicated_with", "aggravates", "gene_drug_interaction", "induces"), "unanswerable": ()}
 OPENER = re.compile(r"(?:Yes|No)\.?")      # "Yes." before a claim opens it; it is not a sentence of its own
-ABSTAINING = re.compile(r"holds nothing on|does not say|links .* to no |^As of .* holds nothing|^Nothing in the evidence graph")
+ABSTAINING = re.compile(r"holds nothing on|does not say|links .* to no |^As of .* holds nothing|^Nothing in the "
+                        r"evidence graph")
 
 def _names_of(refs: list[dict], names: dict) -> list[str]:
     out = []

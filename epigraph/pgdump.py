@@ -114,7 +114,8 @@ def _copy_rows(lines, start, table, cols, types, file, rejects, out):
         if re.search(r"(?<!\\)(\\\\)*\\\.$", raw): raw = raw[:-2]   # end-of-data marker at the row's end
         fields = raw.split("\t")
         if len(fields) != len(cols):
-            rejects.add(Path(file).name, lineno, fields[0], f"{len(fields)} columns, expected {len(cols)} (COPY {table})")
+            rejects.add(Path(file).name, lineno, fields[0], f"{len(fields)} columns, expected {len(cols)} (COPY "
+                                                            f"{table})")
             i += 1; continue
         row, bad = {"_line": lineno}, None
         for c, f in zip(cols, fields):
@@ -123,7 +124,8 @@ def _copy_rows(lines, start, table, cols, types, file, rejects, out):
         if bad: rejects.add(Path(file).name, lineno, fields[0], bad)
         else: out.append(row)
         i += 1
-    if i == len(lines): raise ValueError(f"CPIC dump {Path(file).name} line {start}: COPY {table} has no closing \\. line — file truncated? Fetch it again")
+    if i == len(lines): raise ValueError(f"CPIC dump {Path(file).name} line {start}: COPY {table} has no closing \\. "
+                                         "line — file truncated? Fetch it again")
     return i + 1
 
 # %% ../nbs/01a_pgdump.ipynb #a3bfdb06
@@ -138,7 +140,8 @@ def read_pg_dump(path: Path, schema: dict, rejects: Rejects) -> tuple[dict[str, 
             table = m.group(1).lower()
             types = dict(schema.get(table, []))
             cols = [c.strip().lower() for c in m.group(2).split(",")] if m.group(2) else list(types)
-            if not cols: raise ValueError(f"CPIC dump {Path(path).name} line {i+1}: COPY {table} names no columns and the schema has no such table")
+            if not cols: raise ValueError(f"CPIC dump {Path(path).name} line {i+1}: COPY {table} names no columns and "
+                                          "the schema has no such table")
             end = _copy_rows(lines, i + 1, table, cols, types, path, rejects, rows.setdefault(table, []))
             n_read, i = n_read + (end - i - 2), end
             continue

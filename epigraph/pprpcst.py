@@ -52,8 +52,10 @@ def pcst_solver():
     e = np.array([[0, 1], [1, 2], [1, 4], [2, 3], [2, 5], [3, 6]], dtype=np.int64)
     v, k = pcst_fast.pcst_fast(e, np.array([100., 0, 0, 0, 100, 100, 100]), np.array([10., 100, 10, 10, 10, 10]), -1, 2, "strong", 0)
     if sorted(v.tolist()) != list(range(7)) or sorted(k.tolist()) != [0, 2, 3, 4, 5]:
-        raise RuntimeError("pcst_fast returns wrong indices (its PyPI wheel was built with a pybind11 that predates numpy 2, "
-                           "fraenkel-lab/pcst_fast#16) — reinstall it from source: pip install --force-reinstall --no-binary pcst-fast pcst-fast==1.0.10")
+        raise RuntimeError("pcst_fast returns wrong indices (its PyPI wheel was built with a pybind11 that predates "
+                           "numpy 2, "
+                           "fraenkel-lab/pcst_fast#16) — reinstall it from source: pip install --force-reinstall "
+                           "--no-binary pcst-fast pcst-fast==1.0.10")
     return pcst_fast.pcst_fast
 
 def top_indices(r: np.ndarray, m: int) -> np.ndarray:
@@ -122,7 +124,8 @@ def pcst_tree(gi: GraphIndex, r: np.ndarray, seeds: list[int], node_budget: int 
 
 # %% ../nbs/11f_ppr_pcst.ipynb #ca74e064
 INTENTS = {   # intent -> (query words, predicates whose evidence counts more for such a question)
-    "treatment": (r"treat\w*|therap\w*|first[- ]line|drugs?|medications?|medicines?|antiseizure|anti-?epileptic\w*|recommend\w*"
+    "treatment": (r"treat\w*|therap\w*|first[- "
+                  r"]line|drugs?|medications?|medicines?|antiseizure|anti-?epileptic\w*|recommend\w*"
                   r"|manag\w*|prescri\w*|options?|choice",
                   ("first_line_for", "treated_with", "aggravates", "contraindicated_with", "gene_drug_interaction")),
     "safety": (r"avoid\w*|contraindicat\w*|safe\w*|unsafe|risks?|adverse|toxic\w*|carriers?|carry|carries|harm\w*|worsen\w*"

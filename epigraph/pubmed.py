@@ -96,7 +96,8 @@ class EutilsClient:
 
     def __post_init__(self):
         if self.max_attempts < 1 or not self.timeout > 0:
-            raise PubMedError(f"EutilsClient: max_attempts must be ≥ 1 and timeout > 0, got {self.max_attempts} and {self.timeout}")
+            raise PubMedError(f"EutilsClient: max_attempts must be ≥ 1 and timeout > 0, got {self.max_attempts} and "
+                              f"{self.timeout}")
         self.limiter = RateLimiter(10 if self.api_key else 3, self.clock, self.sleep)
         # a local stand-in must not go through a proxy configured for the internet
         handlers = [urllib.request.ProxyHandler({})] if _is_loopback(self.base_url) else []
@@ -254,8 +255,10 @@ def _check_same_plan(m: dict, query: str, max_records: int|None, batch_size: int
 # %% ../nbs/02c_pubmed.ipynb #bf479c5a
 def _check_args(query: str, max_records: int|None, batch_size: int) -> None:
     if not query or not query.strip(): raise PubMedError("fetch_pubmed: the query is empty — give a PubMed search term")
-    if max_records is not None and max_records < 1: raise PubMedError(f"fetch_pubmed: max_records must be ≥ 1, got {max_records}")
-    if not 1 <= batch_size <= ESEARCH_MAX: raise PubMedError(f"fetch_pubmed: batch_size must be 1–{ESEARCH_MAX}, got {batch_size}")
+    if max_records is not None and max_records < 1: raise PubMedError("fetch_pubmed: max_records must be ≥ 1, got "
+                                                                      f"{max_records}")
+    if not 1 <= batch_size <= ESEARCH_MAX: raise PubMedError(f"fetch_pubmed: batch_size must be 1–{ESEARCH_MAX}, got "
+                                                             f"{batch_size}")
 
 def _require_network(base_url: str) -> None:
     if get_settings().offline and not _is_loopback(base_url):
@@ -295,7 +298,8 @@ def _fetch_batches(client: EutilsClient, manifest: dict, out_dir: Path, progress
         _write_atomic(out_dir/n, data)
         entries[n] = e = _batch_entry(n, plan[n], data)
         if e["missing"]: get_logger("epigraph.pubmed").warning(
-            f"{n}: PubMed returned {e['n_articles']} of {e['n_pmids']} records (missing PMIDs {', '.join(e['missing'][:5])}"
+            f"{n}: PubMed returned {e['n_articles']} of {e['n_pmids']} records (missing PMIDs "
+            f"{', '.join(e['missing'][:5])}"
             f"{'…' if len(e['missing']) > 5 else ''}) — listed in the manifest")
         manifest["batches"] = [entries[k] for k in plan if k in entries]; _save_manifest(path, manifest)
     if todo or manifest.get("finished_at") is None or len(manifest["batches"]) != len(entries):

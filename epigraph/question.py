@@ -190,7 +190,8 @@ class Target:
 TARGETS = {t.name: t for t in [
     Target("safety", CAUTION_PREDICATES, ("chemical", "drug"), None, "caution"),
     Target("guideline", ("gene_drug_interaction", "contraindicated_with"), (), None, "guideline"),
-    Target("dose", ("gene_drug_interaction", "contraindicated_with"), ("chemical", "drug"), None, "pharmacogenomic guidance"),
+    Target("dose", ("gene_drug_interaction", "contraindicated_with"), ("chemical", "drug"), None, "pharmacogenomic "
+                                                                                                  "guidance"),
     Target("onset", ("characterized_by",), ("phenotype",), "HP:0003674", "onset"),
     Target("inheritance", ("characterized_by",), ("phenotype",), "HP:0000005", "mode of inheritance"),
     Target("seizure_type", ("characterized_by",), ("phenotype", "seizure_type"), "HP:0001250", "seizure type"),
@@ -204,36 +205,46 @@ TARGETS = {t.name: t for t in [
 # %% ../nbs/11c_question.ipynb #1d2884b6
 CUES = [   # (target, pattern) in order of precedence; a question takes the first that matches
     ("dose", r"\bdos(?:e|es|ing|age)\b|\bmetaboli[sz]ers?\b"),
-    ("safety", r"\bavoid\w*|\bsteer clear\b|\bstay away\b|\bkeep away\b|\bcontra-?indicat\w*|\bsafe(?:ly|ty)?\b|\bunsafe\b|\bdangerous\b|\bharm\w*|\bworsen\w*|"
-               r"\baggravat\w*|\bshould(?:n't| not| i not| we not)\b|\bnot (?:be )?(?:given|used|prescribed|offered|started|give|use|start)\b"),
+    ("safety", r"\bavoid\w*|\bsteer clear\b|\bstay away\b|\bkeep "
+               r"away\b|\bcontra-?indicat\w*|\bsafe(?:ly|ty)?\b|\bunsafe\b|\bdangerous\b|\bharm\w*|\bworsen\w*|"
+               r"\baggravat\w*|\bshould(?:n't| not| i not| we not)\b|\bnot (?:be "
+               r")?(?:given|used|prescribed|offered|started|give|use|start)\b"),
     ("guideline", r"\bguidelines?\b|\bcpic\b|\bpublication\b|\bsupersed\w*|\breplac\w*|\bupdated?\b"),
     ("onset", r"\bwhen (?:does|do|did|will|would|is|are|might)\b[^?]*\b(?:start|begin|appear|present|develop|manifest)\w*|"
-              r"\bat what age\b|\bwhat age\b|\bhow old\b|\bonset\b|\bbegin\w*|\bstart\w* (?:in|at|during|around|before|after)\b|"
+              r"\bat what age\b|\bwhat age\b|\bhow old\b|\bonset\b|\bbegin\w*|\bstart\w* "
+              r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
-    ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpassed (?:on|down)\b|\bruns? in (?:the )?famil\w*|\bautosomal\b|\bx-linked\b"),
+    ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpassed (?:on|down)\b|\bruns? in (?:the "
+                    r")?famil\w*|\bautosomal\b|\bx-linked\b"),
     ("seizure_type", r"\bseizure types?\b|\bkinds? of seizures?\b|\btypes? of seizures?\b|\bwhat seizures\b"),
     ("adverse_event", r"\bside[- ]?effects?\b|\badverse\b|\binduc\w*|\bprovok\w*|\btrigger\w*|\btoxicit\w*|\breactions?\b|"
                       r"\bafter (?:starting|taking|receiving|being given|exposure)\b|\bdeveloped\b"),
     ("gene", r"\bgenes?\b|\bgenetic\w*|\bmutations?\b|\bvariants?\b|\bcaused by\b|\bgenotyp\w*|\bpharmacogen\w*|"
              r"\btesting\b|\btest for\b"),
     ("feature", r"\bfeatures?\b|\bcharacteri[sz]\w*|\bphenotyp\w*|\bsigns?\b|\bsymptoms?\b|\bmanifest\w*|\bfindings?\b|"
-                r"\bpresent(?:s|ation)? with\b|\blook like\b|\bclinical picture\b|\bcsf\b|\beeg\b|\bmri\b|\bpoints? to\b"),
-    ("drug", r"\bstart\w* (?:with|on|first)\b|\bwhat should (?:i|we) (?:start|give|use|prescribe|try)\b|\bchoice\b|\btreat\w*|\btherap\w*|\bfirst[- ]line\b|\bdrugs?\b|\bmedications?\b|\bmedicines?\b|\bprescri\w*|"
+                r"\bpresent(?:s|ation)? with\b|\blook like\b|\bclinical picture\b|\bcsf\b|\beeg\b|\bmri\b|\bpoints? "
+                r"to\b"),
+    ("drug", r"\bstart\w* (?:with|on|first)\b|\bwhat should (?:i|we) "
+             r"(?:start|give|use|prescribe|try)\b|\bchoice\b|\btreat\w*|\btherap\w*|\bfirst[- "
+             r"]line\b|\bdrugs?\b|\bmedications?\b|\bmedicines?\b|\bprescri\w*|"
              r"\bmanag\w*|\badd-?on\b|\badjunct\w*|\bantiseizure\b|\banti-?epileptic\w*"),
 ]
 
 # %% ../nbs/11c_question.ipynb #4b985985
 WH_NOUNS = [   # (target, nouns) for the noun a which/what question asks for
     ("gene", r"genes?|mutations?|genetic causes?"),
-    ("drug", r"drugs?|medications?|medicines?|treatments?|therap(?:y|ies)|agents?|antiseizure \w+|anti-?epileptic \w+|options?"),
+    ("drug", r"drugs?|medications?|medicines?|treatments?|therap(?:y|ies)|agents?|antiseizure \w+|anti-?epileptic "
+             r"\w+|options?"),
     ("feature", r"features?|symptoms?|signs?|findings?|phenotypes?|manifestations?|abnormalit(?:y|ies)"),
     ("seizure_type", r"seizure types?|types? of seizures?|kinds? of seizures?"),
-    ("adverse_event", r"adverse (?:effects?|events?|reactions?)|side[- ]?effects?|reactions?|complications?|toxicit(?:y|ies)"),
+    ("adverse_event", r"adverse (?:effects?|events?|reactions?)|side[- "
+                      r"]?effects?|reactions?|complications?|toxicit(?:y|ies)"),
     ("disease", r"diseases?|syndromes?|conditions?|disorders?|epilepsies|epilepsy"),
     ("onset", r"age|ages"),
     ("guideline", r"guidelines?|publications?|papers?|recommendations?|versions?"),
 ]
-WH = re.compile(r"\b(?:which|what)\s+(?:(?:is|are|was|were|would be|should be)\s+)?(?:(?:the|a|an)\s+)?(?:(?:of these|of the|kind of|type of|sort of|first-line|first line|[a-z]+-?line|"
+WH = re.compile(r"\b(?:which|what)\s+(?:(?:is|are|was|were|would be|should be)\s+)?(?:(?:the|a|an)\s+)?(?:(?:of "
+                r"these|of the|kind of|type of|sort of|first-line|first line|[a-z]+-?line|"
                 r"common|other|main|known|reported|recommended|single|best)\s+)*(?P<noun>[a-z][a-z -]*)", re.I)
 
 def asked_noun(text: str) -> str|None:
@@ -267,7 +278,8 @@ MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
 YES_NO = re.compile(r"^(?:(?:so|and|ok|okay|quick question|in (?:my|a|this) \w+|for (?:my|a|this) \w+)[,:]?\s+)?"
                     r"(?:is|are|was|were|can|could|does|do|did|should|shall|will|would|has|have|had|may|might|must|isn't|"
                     r"aren't|doesn't|don't|can't|shouldn't)\b", re.I)
-DATE = re.compile(r"\b(?P<rel>as of|as at|back in|in|during|by|before|prior to|until|till|up to|at the (?:start|end) of)?\s*"
+DATE = re.compile(r"\b(?P<rel>as of|as at|back in|in|during|by|before|prior to|until|till|up to|at the (?:start|end) "
+                  r"of)?\s*"
                   r"(?:(?P<part>early|mid|late|the start of|the end of)[- ]?\s*)?"
                   r"(?:(?P<iso>(?:19|20)\d{2}-\d{2}(?:-\d{2})?)|(?P<mon>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\.?\s+"
                   r"(?P<my>(?:19|20)\d{2})|"
@@ -426,8 +438,10 @@ def _unknown_words(text: str, covered: list[tuple[int, int]], name_words: set = 
     return out
 
 RISK = re.compile(r"\bavoid\w*|\bcontra-?indicat\w*|\bworsen\w*|\baggravat\w*|\bharm\w*|\bdanger\w*|\brisks?\b|\bunsafe\b|"
-                  r"\bcaus\w*|\binduc\w*|\btrigger\w*|\bprovok\w*|\bside[- ]?effects?\b|\badverse\b|\btoxic\w*|\bcaution\b", re.I)
-BENEFIT = re.compile(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b|\breasonable\b|\bappropriate\b|\bfirst[- ]line\b|\brecommend\w*|"
+                  r"\bcaus\w*|\binduc\w*|\btrigger\w*|\bprovok\w*|\bside[- "
+                  r"]?effects?\b|\badverse\b|\btoxic\w*|\bcaution\b", re.I)
+BENEFIT = re.compile(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b|\breasonable\b|\bappropriate\b|\bfirst[- "
+                     r"]line\b|\brecommend\w*|"
                      r"\bused?\b|\btreat\w*|\bstart\w*|\bgive\b|\bprescrib\w*|\bchoice\b|\bhelp\w*|\beffective\b", re.I)
 
 # %% ../nbs/11c_question.ipynb #9df6b775
@@ -492,7 +506,8 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  polarity(masked) if form in ("yes_no", "current") else None,
                  sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}))
     for k, v in (hints or {}).items():
-        if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, as_of)")
+        if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, "
+                                                                  "as_of)")
         setattr(q, k, v)
     if q.target is not None and q.target not in TARGETS: raise ValueError(f"parse_question: unknown target {q.target!r}")
     if not q.entities: q.unparsed.append("no entity of the graph is named" + (f" ({', '.join(q.unknown)} is not in it)" if q.unknown else ""))

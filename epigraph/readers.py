@@ -28,7 +28,8 @@ SUPPORT = {"first_line_for": 1.0, "treated_with": 1.0}
 CAUTION = {"contraindicated_with": 1.0, "aggravates": 1.0, "induces": 0.6, "gene_drug_interaction": 0.4}
 REFUSING = ("contraindicated_with", "aggravates")
 BRIDGE = "caused_by_gene"
-AVOID_WORDS = re.compile(r"\b(avoid\w*|contraindicat\w*|should not|must not|not be (?:given|used|prescribed|offered)|unsafe|"
+AVOID_WORDS = re.compile(r"\b(avoid\w*|contraindicat\w*|should not|must not|not be "
+                         r"(?:given|used|prescribed|offered)|unsafe|"
                          r"worsen\w*|aggravat\w*|do not (?:give|use|offer|prescribe))\b", re.I)
 VERBS = {"first_line_for": "is a first-line treatment for", "treated_with": "is treated with",
          "contraindicated_with": "is contraindicated with", "aggravates": "can aggravate", "induces": "can induce",
@@ -250,7 +251,8 @@ def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|No
                                    cites(manifest, (reading.decisive or refusing)[:2])))
     for k, rows in reading.refused.items():
         why = fact_sentence(manifest.iloc[rows[0]])
-        lines.append(_sentence(f"{options[k][:1].upper()}{options[k][1:]} is refused, because {why[:1].lower()}{why[1:]}", cites(manifest, rows[:1])))
+        lines.append(_sentence(f"{options[k][:1].upper()}{options[k][1:]} is refused, because "
+                               f"{why[:1].lower()}{why[1:]}", cites(manifest, rows[:1])))
     stated = {(manifest.iloc[j]["head"], manifest.iloc[j].predicate, manifest.iloc[j]["tail"]) for j in refusing}
     for j in reading.decisive:
         f = (manifest.iloc[j]["head"], manifest.iloc[j].predicate, manifest.iloc[j]["tail"])
@@ -264,7 +266,8 @@ def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -
     pick = _picked(reading, options)
     rows = manifest.iloc[reading.looked] if reading.looked else manifest.iloc[[]]
     if not len(rows):
-        return _sentence(f"{pick}: the evidence given holds no relation between {' and '.join(reading.subjects) or 'the entities named'}", "")
+        return _sentence(f"{pick}: the evidence given holds no relation between "
+                         f"{' and '.join(reading.subjects) or 'the entities named'}", "")
     subj = [n for n in reading.subjects if any(word_key(n) in {word_key(str(r.head_name)), word_key(str(r.tail_name))} for r in rows.itertuples())]
     about = subj[0] if subj else str(rows.iloc[0].head_name)
     others = [str(r.tail_name) if word_key(str(r.head_name)) == word_key(about) else str(r.head_name) for r in rows.itertuples()]
@@ -361,7 +364,8 @@ def _read_onset_order(q: Question, options, manifest, gi, opts, skip, s) -> Read
     if len(first) != 1: return Reading("onset", None, {}, [], "the options' onsets overlap", s)
     k = first[0]; rest = [m for m in onset if m != k]
     return Reading("onset", k, {}, [onset[k][1]] + [onset[m][1] for m in rest],
-                   f"its onset ({onset[k][0][0].lower()}) ends before the others begin ({', '.join(onset[m][0][0].lower() for m in rest)})", s)
+                   f"its onset ({onset[k][0][0].lower()}) ends before the others begin "
+                   f"({', '.join(onset[m][0][0].lower() for m in rest)})", s)
 
 def _dated_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]|None) -> str:
     "The answer to a dated question: the choice, the rule that chose it, and the rows whose dates decided it, cited."

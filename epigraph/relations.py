@@ -288,7 +288,8 @@ Rules:
 - Answer with JSON only: {{"triplets": [{{"head_id": ..., "predicate": ..., "tail_id": ..., "evidence": ...}}]}}. If the abstract states no relation between the listed entities, answer {{"triplets": []}}."""
 
 def _predicate_lines() -> str:
-    return "\n".join(f"- {p.name} [{p.family}] ({'/'.join(p.head_layers)} -> {'/'.join(p.tail_layers)}): {p.description}"
+    return "\n".join(f"- {p.name} [{p.family}] ({'/'.join(p.head_layers)} -> {'/'.join(p.tail_layers)}): "
+                     f"{p.description}"
                      for p in PREDICATES.values())
 
 # %% ../nbs/07_relations.ipynb #5ec11b0b

@@ -76,7 +76,8 @@ class Retrieved:
 
     def __repr__(self):
         if self.is_empty: return f"Retrieved[{self.retriever}](empty: {self.reason})"
-        return (f"Retrieved[{self.retriever}]({len(self.seeds)} seeds, {len(self.nodes)} nodes, {len(self.edges)} edges, "
+        return (f"Retrieved[{self.retriever}]({len(self.seeds)} seeds, {len(self.nodes)} nodes, {len(self.edges)} "
+                "edges, "
                 f"{len(self.passages)} passages, {len(self.paths)} lines, ~{approx_tokens(self.text)} tokens)")
 
 # %% ../nbs/11_retrieval.ipynb #b502b32e
@@ -399,7 +400,8 @@ class Retriever:
 
     def __call__(self, query: str, method: str = "ppr_pcst", **params) -> Retrieved:
         if not isinstance(query, str): raise TypeError(f"Retriever: the query must be text, got {type(query).__name__}")
-        if method not in RETRIEVERS: raise ValueError(f"Retriever: unknown method {method!r}; use one of {', '.join(RETRIEVERS)}")
+        if method not in RETRIEVERS: raise ValueError(f"Retriever: unknown method {method!r}; use one of "
+                                                      f"{', '.join(RETRIEVERS)}")
         return retriever_fn(method)(self, query, **params)
 
 # every retriever lives in a module that builds on this one: known by name at once, imported when first called

@@ -187,7 +187,8 @@ def _check(df: pd.DataFrame, table: str, column: str, ok: pd.Series, rule: str, 
         raise SchemaError(f"{table} row {i}{rid}, column '{column}': {_show(df.at[i, column])} {rule}{more}")
 
 def _require_columns(df: pd.DataFrame, table: str, cols: list[str]) -> None:
-    if not isinstance(df, pd.DataFrame): raise SchemaError(f"{table}: expected a pandas DataFrame, got {type(df).__name__}")
+    if not isinstance(df, pd.DataFrame): raise SchemaError(f"{table}: expected a pandas DataFrame, got "
+                                                           f"{type(df).__name__}")
     missing = [c for c in cols if c not in df.columns]
     if missing: raise SchemaError(f"{table}: missing column(s) {missing} — expected {cols}")
 
@@ -203,7 +204,8 @@ def validate_mentions(df: pd.DataFrame, resolved_only: bool = False) -> pd.DataF
     _check(df, t, "end", pd.to_numeric(df["end"], errors="coerce") > pd.to_numeric(df["start"], errors="coerce"), "is not greater than start", "pmid")
     _check(df, t, "text", df["text"].map(lambda v: isinstance(v, str) and v != ""), "is not a non-empty string", "pmid")
     ids = df["entity_id"]
-    _check(df, t, "entity_id", ids.map(is_curie) | (ids.isna() & (not resolved_only)), "is not a CURIE with a known prefix" + (" (resolved mentions required)" if resolved_only else " or empty"), "pmid")
+    _check(df, t, "entity_id", ids.map(is_curie) | (ids.isna() & (not resolved_only)), "is not a CURIE with a known "
+                                                                                       "prefix" + (" (resolved mentions required)" if resolved_only else " or empty"), "pmid")
     _check(df, t, "layer", _is_in(df["layer"], LAYERS) | df["layer"].isna(), f"is not one of {list(LAYERS)}", "pmid")
     _check(df, t, "score", pd.to_numeric(df["score"], errors="coerce").between(0, 1), "is not a score in [0, 1]", "pmid")
     return df
@@ -220,7 +222,8 @@ def validate_entities(df: pd.DataFrame) -> pd.DataFrame:
 def validate_evidence(df: pd.DataFrame) -> pd.DataFrame:
     "Check an evidence table (unique ids, a quote and an extractor on every row). Returns `df`."
     t = "evidence"; _require_columns(df, t, columns(Evidence))
-    _check(df, t, "evidence_id", df["evidence_id"].notna() & ~df["evidence_id"].duplicated(), "is missing or a duplicate", "doc_id")
+    _check(df, t, "evidence_id", df["evidence_id"].notna() & ~df["evidence_id"].duplicated(), "is missing or a "
+                                                                                              "duplicate", "doc_id")
     for c in ("doc_id", "quote", "extractor", "source"):
         _check(df, t, c, df[c].map(lambda v: isinstance(v, str) and v.strip() != ""), "is not a non-empty string", "evidence_id")
     return df
@@ -230,7 +233,8 @@ def validate_triplets(df: pd.DataFrame) -> pd.DataFrame:
     "Check a triplet table: CURIEs, known predicate in its family, layer signature, counts, tier. Returns `df`."
     t = "triplets"; _require_columns(df, t, columns(Triplet))
     for c in ("head", "tail"): _check(df, t, c, _curie_ok(df[c]), "is not a CURIE with a known prefix", "predicate")
-    _check(df, t, "predicate", _is_in(df["predicate"], PREDICATES), f"is not a known predicate ({', '.join(PREDICATES)})", "head")
+    _check(df, t, "predicate", _is_in(df["predicate"], PREDICATES), "is not a known predicate "
+                                                                    f"({', '.join(PREDICATES)})", "head")
     fam = df["predicate"].map(lambda p: PREDICATES[p].family)
     _check(df, t, "family", df["family"] == fam, "is not the family of this row's predicate", "predicate")
     for c, attr in (("head_layer", "head_layers"), ("tail_layer", "tail_layers")):

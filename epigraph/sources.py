@@ -132,9 +132,11 @@ def _annotation(self, no: int, parts: list[str]):
     pmid, b = parts[0], self.block
     is_relation = len(parts) > 1 and re.fullmatch(r"[A-Za-z_]+", parts[1]) is not None
     what = "relation" if is_relation else "mention"
-    if b is None: return self.reject(no, pmid, f"{what} line outside any document (no title line before it in its block)")
+    if b is None: return self.reject(no, pmid, f"{what} line outside any document (no title line before it in its "
+                                               "block)")
     if "rejected" in b: return self.reject(no, pmid, f"{what} line of a rejected document (line {b['rejected']})")
-    if pmid != str(b["pmid"]): return self.reject(no, pmid, f"{what} line for PMID {pmid!r} inside the block of PMID {b['pmid']}")
+    if pmid != str(b["pmid"]): return self.reject(no, pmid, f"{what} line for PMID {pmid!r} inside the block of PMID "
+                                                            f"{b['pmid']}")
     row, why = (_relation_row if is_relation else _mention_row)(parts, b, self.source)
     if why: return self.reject(no, pmid, why)
     (self.relations if is_relation else self.mentions).append(row)
@@ -175,7 +177,8 @@ def _frame(rows: list[dict], columns: list[str], ints: list[str]) -> pd.DataFram
 def read_pubtator(path: Path|str, source: str) -> Loaded:
     "Read a PubTator file into `documents`, `mentions` and `relations`; malformed records go to rejects."
     path = Path(path)
-    if not path.is_file(): raise FileNotFoundError(f"PubTator file {path} not found — pass the path of a PubTator text file")
+    if not path.is_file(): raise FileNotFoundError(f"PubTator file {path} not found — pass the path of a PubTator text "
+                                                   "file")
     r, lines = _PubTatorReader(str(path), source), path.read_bytes().split(b"\n")
     is_cut = lines[-1].decode("utf-8", "replace").strip() != ""   # no line break after the last line: cut off?
     for no, raw in enumerate(lines[:-1] if is_cut else lines, 1): r.line(no, raw)
@@ -190,7 +193,8 @@ def read_pubtator(path: Path|str, source: str) -> Loaded:
 def _field(v, pmid, what: str, forbid: str = "\n") -> str:
     s = "" if _is_missing(v) else str(v)
     if any(c in s for c in forbid):
-        raise ValueError(f"PMID {pmid}: {what} {s[:40]!r} contains a tab or line break, which PubTator cannot hold — clean it first")
+        raise ValueError(f"PMID {pmid}: {what} {s[:40]!r} contains a tab or line break, which PubTator cannot hold — "
+                         "clean it first")
     return s
 
 def _annotation_lines(tables: dict) -> dict[int, list[str]]:
@@ -214,7 +218,8 @@ def write_pubtator(loaded_or_tables: Loaded|dict[str, pd.DataFrame], path: Path|
     for d in tables["documents"].itertuples(index=False):
         head = [f"{d.pmid}|t|{_field(d.title, d.pmid, 'title')}", f"{d.pmid}|a|{_field(d.abstract, d.pmid, 'abstract')}"]
         blocks.append("\n".join(head + annotations.pop(int(d.pmid), [])))
-    if annotations: raise ValueError(f"annotations for PMID {next(iter(annotations))} have no document in `documents` — cannot write them")
+    if annotations: raise ValueError(f"annotations for PMID {next(iter(annotations))} have no document in `documents` "
+                                     "— cannot write them")
     return write_atomic(path, "\n\n".join(blocks) + "\n")   # a killed writer leaves the previous file whole
 
 # %% ../nbs/02_sources.ipynb #f5cbfe29
@@ -225,14 +230,16 @@ def load_bc5cdr(split: str = "train") -> Loaded:
 
 # %% ../nbs/02_sources.ipynb #5c4e3eeb
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_EFETCH_HEADER = ('<?xml version="1.0" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2025//EN" '
+_EFETCH_HEADER = ('<?xml version="1.0" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January '
+                  '2025//EN" '
                   '"https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_250101.dtd">\n')
 
 def _xml_text(v, pmid, field: str) -> str:
     "A cell as XML-safe text; characters XML 1.0 cannot hold are an error, not silently dropped."
     s = "" if _is_missing(v) else str(v)
     if m := _XML_ILLEGAL.search(s):
-        raise ValueError(f"PMID {pmid}: {field} holds character {m.group()!r}, which XML 1.0 cannot represent — clean the text first")
+        raise ValueError(f"PMID {pmid}: {field} holds character {m.group()!r}, which XML 1.0 cannot represent — clean "
+                         "the text first")
     return s
 
 # %% ../nbs/02_sources.ipynb #ec63f337
@@ -375,7 +382,8 @@ def _xml_input(path_or_text) -> tuple[bytes, str]:
     p = Path(path_or_text)
     try: is_file = p.is_file()
     except (OSError, ValueError): is_file = False   # e.g. a name too long to be a path
-    if not is_file: raise FileNotFoundError(f"PubMed XML file {p} not found — pass an efetch PubmedArticleSet file or its XML text")
+    if not is_file: raise FileNotFoundError(f"PubMed XML file {p} not found — pass an efetch PubmedArticleSet file or "
+                                            "its XML text")
     return p.read_bytes(), str(p)
 
 # %% ../nbs/02_sources.ipynb #c4db643e
@@ -449,7 +457,8 @@ def _json_pairs(path: Path, what: str) -> tuple[list, str]:
     text = path.read_text(encoding="utf-8")
     try: data = json.loads(text, object_pairs_hook=lambda pairs: pairs)
     except json.JSONDecodeError as e:
-        raise ValueError(f"{what} {path.name} line {e.lineno}, column {e.colno}: not valid JSON ({e.msg}) — restore the registered file") from None
+        raise ValueError(f"{what} {path.name} line {e.lineno}, column {e.colno}: not valid JSON ({e.msg}) — restore "
+                         "the registered file") from None
     if not isinstance(data, list): raise ValueError(f"{what} {path.name}: expected a JSON object keyed by PMID")
     return data, text
 

@@ -149,7 +149,8 @@ def load_kg(folder, verify: bool = True) -> KG:
         if not path.is_file():
             raise FileNotFoundError(f"{path} is missing — the graph in {folder} is incomplete; rebuild it")
         if verify and _sha_file(path) != manifest["tables"][name]["file_sha256"]:
-            raise ValueError(f"{path}: SHA-256 differs from manifest.json — the file changed since it was written; rebuild the graph")
+            raise ValueError(f"{path}: SHA-256 differs from manifest.json — the file changed since it was written; "
+                             "rebuild the graph")
         try: df = _lists(pd.read_parquet(path))
         except Exception: raise ValueError(f"{path} is not a readable Parquet file — rebuild the graph") from None
         for col in ("pmid", "pmid_year"):   # nullable integers come back as floats: a re-save would hash 2015.0
@@ -205,17 +206,23 @@ def export_neo4j(kg: KG, folder) -> list[Path]:
     paths = [folder/"nodes.csv", folder/"relationships.csv", folder/"evidence.csv"]
     for df, p in zip((nodes, rels, ev), paths): df.to_csv(p, index=False, lineterminator="\n")
     blocks = ["// Load the epigraph KG with LOAD CSV (files in Neo4j's import folder). For an empty database,",
-              "// the same files work with: neo4j-admin database import full --nodes=nodes.csv --relationships=relationships.csv",
+              "// the same files work with: neo4j-admin database import full --nodes=nodes.csv "
+              "--relationships=relationships.csv",
               "CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.entity_id IS UNIQUE;",
-              "LOAD CSV WITH HEADERS FROM 'file:///nodes.csv' AS row\nMERGE (n:Entity {entity_id: row.`entity_id:ID`})\n"
+              "LOAD CSV WITH HEADERS FROM 'file:///nodes.csv' AS row\nMERGE (n:Entity {entity_id: "
+              "row.`entity_id:ID`})\n"
               "SET n.name = row.name, n.layer = row.layer, n.type = row.type, n.source = row.source,\n"
-              "    n.synonyms = CASE row.`synonyms:string[]` WHEN null THEN [] ELSE split(row.`synonyms:string[]`, ';') END;"]
+              "    n.synonyms = CASE row.`synonyms:string[]` WHEN null THEN [] ELSE split(row.`synonyms:string[]`, "
+              "';') END;"]
     for rel in sorted(rels[":TYPE"].unique()):
-        blocks.append(f"LOAD CSV WITH HEADERS FROM 'file:///relationships.csv' AS row\nWITH row WHERE row.`:TYPE` = '{rel}'\n"
+        blocks.append("LOAD CSV WITH HEADERS FROM 'file:///relationships.csv' AS row\nWITH row WHERE row.`:TYPE` = "
+                      f"'{rel}'\n"
                       "MATCH (h:Entity {entity_id: row.`:START_ID`}), (t:Entity {entity_id: row.`:END_ID`})\n"
                       f"MERGE (h)-[r:{rel} {{triplet_id: row.triplet_id}}]->(t)\n"
-                      "SET r.family = row.family, r.tier = row.tier, r.paper_count = toInteger(row.`paper_count:int`),\n"
-                      "    r.pmids = CASE row.`pmids:long[]` WHEN null THEN [] ELSE [p IN split(row.`pmids:long[]`, ';') | toInteger(p)] END,\n"
+                      "SET r.family = row.family, r.tier = row.tier, r.paper_count = "
+                      "toInteger(row.`paper_count:int`),\n"
+                      "    r.pmids = CASE row.`pmids:long[]` WHEN null THEN [] ELSE [p IN split(row.`pmids:long[]`, "
+                      "';') | toInteger(p)] END,\n"
                       "    r.low_evidence = row.`low_evidence:boolean` = 'True';")
     (folder/"load.cypher").write_text("\n\n".join(blocks) + "\n")
     return paths + [folder/"load.cypher"]

@@ -300,8 +300,10 @@ def _hop_line(ui: UIndex, row: int, max_pmids: int, key: str|None = None) -> str
     return line.replace("; no PMID]", f"; {k}]") if k and not ui.gi.pmids[row] else line
 
 # %% ../nbs/11a_uretrieval.ipynb #b8bcd5a6
-SUMMARY_PROMPT = ("You summarise a group of medical knowledge-graph documents for a retrieval index. In one or two plain "
-                  "sentences, name the main diseases, findings, genes and drugs in the tags below and how they are related. "
+SUMMARY_PROMPT = ("You summarise a group of medical knowledge-graph documents for a retrieval index. In one or two "
+                  "plain "
+                  "sentences, name the main diseases, findings, genes and drugs in the tags below and how they are "
+                  "related. "
                   "Use only what the tags say.")
 
 def llm_summary(ui: UIndex, node: int, llm=None, max_tokens: int = 120) -> str:
@@ -426,6 +428,7 @@ def u_retrieval(R: Retriever, query: str, kg=None, **params) -> Retrieved:
     if getattr(gi, "_u_index", None) is None:
         tables = _graph_tables(gi, kg)
         if tables is None:
-            return Retrieved("u_retrieval", query, reason="u_retrieval needs the graph's tables (entities with layers, evidence): pass kg=…", params=params)
+            return Retrieved("u_retrieval", query, reason="u_retrieval needs the graph's tables (entities with layers, "
+                                                          "evidence): pass kg=…", params=params)
         u_index(gi, tables)
     return retrieve_u(gi._u_index, query, **params)
