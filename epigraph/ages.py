@@ -126,7 +126,8 @@ def _exact(m):          # "at 13 years", "aged 13 years", "a 6-month-old", "at 6
     iso = duration(_num(m.group(2)), _unit(m.group(3)))
     cued = bool(re.search(r"\bage", m.group(1) or "", re.I)) or bool(m.group(4))
     at_only = bool(re.fullmatch(r"\s*at\s+", m.group(1) or "", re.I)) and not cued   # "at 13 years", not "at the 2 week visit"
-    follow = re.match(r"\s*(?:of\s+|after\b|post|later|follow|before\b|ago\b|earlier|prior|into\b|,\s*\d)", m.string[m.end():], re.I)
+    follow = re.match(r"\s*(?:of\s+|after\b|post|later|follow|before\b|ago\b|earlier|prior|into\b|,\s*\d)",
+                      m.string[m.end():], re.I)
     return iso, iso, "exact", cued or (at_only and not follow)
 
 def _age_number(m):     # "at age 13", "aged 13" (no unit: years)
@@ -141,19 +142,27 @@ def _gestation(m):      # "at 32 weeks of gestation", "gestational age of 30 wee
 _AGE_PREFIX = r"((?:(?:at|from)\s+(?:the\s+|an\s+)?ages?\s+(?:of\s+)?|(?:the\s+)?ages?\s+(?:of\s+)?|aged\s+)?" \
               r"(?:between\s+(?:the\s+ages?\s+of\s+)?|greater\s+than\s+or\s+equal\s+to\s+|from\s+)?)"
 NUMERIC_PATTERNS = [   # (name, regex, function, reference when the pattern fixes it)
-    ("range", _AGE_PREFIX + _NUM + rf"(?:{_SEP}{_UNIT})?" + _DASH + _NUM + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX, _range, None),
+    ("range",
+     _AGE_PREFIX + _NUM + rf"(?:{_SEP}{_UNIT})?" + _DASH + _NUM + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX, _range, None),
     ("within", r"\bwithin\s+(?:the\s+(?:first\s+)?)?" + _NUM + _SEP + _UNIT, _within, None),
-    ("first_of_life", r"\b(?:in|within|during)\s+the\s+first\s+(?:" + _NUM + r"\s+)?" + _UNIT + r"\s+of\s+life", _first_of_life, "birth"),
-    ("or_later", r"(?:\bat\s+)?(?:the\s+)?(?:\bage\s+(?:of\s+)?)?" + _NUM + _SEP + _UNIT + r"(?:\s+of\s+age)?\s+(?:or|and)\s+(?:older|later|over|above)",
+    ("first_of_life", r"\b(?:in|within|during)\s+the\s+first\s+(?:" + _NUM + r"\s+)?" + _UNIT + r"\s+of\s+life",
+     _first_of_life, "birth"),
+    ("or_later",
+     r"(?:\bat\s+)?(?:the\s+)?(?:\bage\s+(?:of\s+)?)?" + _NUM + _SEP + _UNIT + r"(?:\s+of\s+age)?\s+(?:or|and)\s+(?:older|later|over|above)",
      _or_later, None),
-    ("before", r"\b(?:before|under|below|younger\s+than|less\s+than|prior\s+to|up\s+to)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?" + _NUM
+    ("before",
+     r"\b(?:before|under|below|younger\s+than|less\s+than|prior\s+to|up\s+to)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?" + _NUM
      + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX, _before, None),
-    ("after", r"\b(?:after|over|above|older\s+than|beyond)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?" + _NUM + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX,
+    ("after",
+     r"\b(?:after|over|above|older\s+than|beyond)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?" + _NUM + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX,
      _after, None),
-    ("gestation", r"\bgestational\s+age\s+(?:of\s+)?" + _NUM + r"\s*weeks?\b|" + _NUM + r"[\s-]*weeks?'?\s+(?:of\s+)?gestation(?:al\s+age)?\b",
+    ("gestation",
+     r"\bgestational\s+age\s+(?:of\s+)?" + _NUM + r"\s*weeks?\b|" + _NUM + r"[\s-]*weeks?'?\s+(?:of\s+)?gestation(?:al\s+age)?\b",
      _gestation, "gestation"),
-    ("age_number", r"\b(?:at\s+(?:the\s+)?age(?:\s+of)?|aged)\s+" + _NUM + r"(?![\s-]*(?:\d|" + _UNIT[1:-3] + r"))", _age_number, "birth"),
-    ("exact", r"(\b(?:(?:at|by|around|about|approximately)\s+)?(?:the\s+|an\s+)?(?:age[sd]?\s+(?:of\s+)?)?)" + _NUM + _SEP + _UNIT + _SUFFIX,
+    ("age_number", r"\b(?:at\s+(?:the\s+)?age(?:\s+of)?|aged)\s+" + _NUM + r"(?![\s-]*(?:\d|" + _UNIT[1:-3] + r"))",
+     _age_number, "birth"),
+    ("exact",
+     r"(\b(?:(?:at|by|around|about|approximately)\s+)?(?:the\s+|an\s+)?(?:age[sd]?\s+(?:of\s+)?)?)" + _NUM + _SEP + _UNIT + _SUFFIX,
      _exact, None),
 ]
 NUMERIC_PATTERNS = [(n, re.compile(p, re.I), f, r) for n, p, f, r in NUMERIC_PATTERNS]
@@ -176,7 +185,8 @@ AGE_DICTIONARY = [   # (regex, start, end, precision, reference); an end of None
     (r"mid[\s-]+teens?", "P14Y", "P17Y", "fuzzy", "birth"),
     (r"late[\s-]+teens?", "P17Y", "P19Y", "fuzzy", "birth"),
     (r"(?:in\s+(?:the|their|his|her)\s+)teens|teen-?age(?:rs?)?|teen\s+years", "P13Y", "P19Y", "fuzzy", "birth"),
-    (r"(first|second|third|fourth|fifth|sixth|seventh|eighth)\s+decade(?:\s+of\s+life)?", _decade, None, "fuzzy", "birth"),
+    (r"(first|second|third|fourth|fifth|sixth|seventh|eighth)\s+decade(?:\s+of\s+life)?", _decade, None,
+     "fuzzy", "birth"),
     (r"(?:(early|mid|late)[\s-]+)?(twenties|thirties|forties|fifties|sixties|seventies)", _tens, None, "fuzzy", "birth"),
     (r"pre-?school(?:[\s-]+age)?", "P3Y", "P5Y", "fuzzy", "birth"),
     (r"school[\s-]+age(?:d)?", "P6Y", "P12Y", "fuzzy", "birth"),
@@ -274,7 +284,8 @@ def corpus_age_expressions(texts: pd.DataFrame|None = None) -> pd.DataFrame:
     for src, pmid, text in zip(texts.source, texts.pmid, texts.text):
         for s, e, a in find_age_expressions(text):
             fs, fe = a.days_from_birth()
-            rows.append(dict(source=src, pmid=int(pmid), start=s, end=e, quote=text[s:e], iso=a.iso, precision=a.precision,
+            rows.append(dict(source=src, pmid=int(pmid), start=s, end=e, quote=text[s:e], iso=a.iso,
+                             precision=a.precision,
                              reference=a.reference, from_birth_start_days=fs, from_birth_end_days=fe))
     return pd.DataFrame(rows)
 

@@ -106,7 +106,8 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     manifest = manifest_of(R, got)
     if not opts and arm not in ("none", "bm25"): manifest = focused_manifest(R, q, manifest)
     if inject is not None and len(inject):
-        manifest = pd.concat([inject.reindex(columns=MANIFEST_COLUMNS).assign(injected=True), manifest], ignore_index=True)
+        manifest = pd.concat([inject.reindex(columns=MANIFEST_COLUMNS).assign(injected=True), manifest],
+                             ignore_index=True)
     out = READERS[reader](q.text, opts, manifest, R, arm=arm, option_ids=option_ids, verify=verify, llm=llm, parsed=q)
     return Answer(q.text, arm, out.get("reader", reader), opts, out.get("choice"), out.get("text", ""), manifest, got,
                   time.perf_counter() - t0, out.get("prompt"), list(out.get("refused", [])), out.get("reason", ""), q)
@@ -123,9 +124,11 @@ def register_reader(name: str, fn, replace: bool = False):
 def _offline_reader(question, options, manifest, R, option_ids=None, verify=True, parsed=None, **_):
     if not options:     # a free question: the focused reader of notebook 12b, loaded by name on first use
         from importlib import import_module
-        return import_module("epigraph.focused").free_reader(question, options, manifest, R, parsed=parsed, verify=verify)
+        return import_module("epigraph.focused").free_reader(question, options, manifest, R,
+                                                             parsed=parsed, verify=verify)
     rd = read_offline(question, options, manifest, R.graph, option_ids, verify=verify, parsed=parsed)
-    return dict(choice=rd.choice, text=write_answer(manifest, rd, options), refused=sorted(rd.refused), reason=rd.reason, reader="offline")
+    return dict(choice=rd.choice, text=write_answer(manifest, rd, options), refused=sorted(rd.refused),
+                reason=rd.reason, reader="offline")
 
 # %% ../nbs/12_answer.ipynb #fb2f5cdd
 def _llm_reader(question, options, manifest, R, arm="", llm=None, parsed=None, **_):
@@ -137,7 +140,8 @@ def _llm_reader(question, options, manifest, R, arm="", llm=None, parsed=None, *
         why = f"removed citations of evidence it was not given: {', '.join(removed)}" if removed else ""
         return dict(choice=choice, text=text, prompt=prompt, reader=name, reason=why)
     except LLMOutputError as e:        # a reply that is not valid JSON is an answer without content, kept with its reason
-        return dict(choice=None, text="", prompt=build_prompt(question, options, manifest, arm, parsed), reason=f"LLM output rejected: {e}", reader=name)
+        return dict(choice=None, text="", prompt=build_prompt(question, options, manifest, arm, parsed),
+                    reason=f"LLM output rejected: {e}", reader=name)
 
 register_reader("offline", _offline_reader)
 register_reader("llm", _llm_reader)
@@ -169,15 +173,18 @@ def counterfactual_cases(rules: pd.DataFrame|None = None) -> pd.DataFrame:
         for x in bad if first else []:                               # recommend: an aggravating drug injected as first-line
             others = [b for b in bad if b != x][:2]
             opts = [first[0], x] + others + fill(cond, [first[0], x] + others, 4 - 2 - len(others))
-            cases.append(dict(kind="recommend", question=f"Which is the first-line treatment for {cond}?", options=opts, gold=first[0],
+            cases.append(dict(kind="recommend", question=f"Which is the first-line treatment for {cond}?",
+                              options=opts, gold=first[0],
                               inject_head=x, inject_predicate="first_line_for", inject_tail=cond))
         for x in contra:                                             # avoid: a harmless option injected as contraindicated
             opts = [x] + fill(cond, [x], 3)
-            cases.append(dict(kind="avoid", question=f"Which antiseizure drug should be avoided in {_phrase(cond)}?", options=opts,
+            cases.append(dict(kind="avoid",
+                              question=f"Which antiseizure drug should be avoided in {_phrase(cond)}?", options=opts,
                               gold=x, inject_head=opts[1], inject_predicate="contraindicated_with", inject_tail=cond))
         for x in bad if first else []:                               # avoid: the first-line drug injected as aggravating
             opts = [x, first[0]] + fill(cond, [x, first[0]], 2)
-            cases.append(dict(kind="avoid", question=f"Which antiseizure drug should be avoided in {cond}?", options=opts, gold=x,
+            cases.append(dict(kind="avoid", question=f"Which antiseizure drug should be avoided in {cond}?",
+                              options=opts, gold=x,
                               inject_head=first[0], inject_predicate="aggravates", inject_tail=cond))
     out = pd.DataFrame(cases)
     out.insert(0, "case", range(1, len(out) + 1))
@@ -207,7 +214,8 @@ def run_counterfactuals(retriever: Retriever|None = None, arm: str = "ppr_pcst",
         hit = answer(c.question, c.options, arm=arm, reader=reader, retriever=R, inject=inj, llm=llm, verify=verify)
         key = inj.key.iloc[0]
         states = fact_sentence(inj.iloc[0]).lower() in hit.text.lower()
-        rows.append(dict(case=c.case, kind=c.kind, question=c.question, gold=c.gold, injected=inj.text.iloc[0], sentinel=key,
+        rows.append(dict(case=c.case, kind=c.kind, question=c.question, gold=c.gold,
+                         injected=inj.text.iloc[0], sentinel=key,
                          clean_answer=clean.chosen, answer=hit.chosen, correct=hit.chosen == c.gold,
                          resisted=hit.chosen == clean.chosen == c.gold, in_manifest=key in set(hit.manifest.key),
                          cited=key in hit.cited, states_injected=states,

@@ -145,7 +145,8 @@ def answer_record(a) -> dict:
     return dict(question=a.question, answer=a.text, choice=a.chosen, cited=a.cited, arm=a.arm, reader=a.reader,
                 reason=a.reason, seconds=round(a.seconds, 3), parse=q.hints() if q is not None else None)
 
-def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str = "offline", retriever: Retriever|None = None,
+def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str = "offline",
+              retriever: Retriever|None = None,
               progress: bool = False) -> dict:
     "Answer every question of `path` into JSONL `out`; returns counts (read, answered, failed) and questions per second."
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
@@ -168,4 +169,5 @@ def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str 
             f.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
     os.replace(tmp, out)
     secs = time.perf_counter() - t0
-    return dict(read=len(items), answered=done, failed=failed, seconds=round(secs, 2), per_second=round(len(items) / secs, 1) if secs else None)
+    return dict(read=len(items), answered=done, failed=failed, seconds=round(secs, 2),
+                per_second=round(len(items) / secs, 1) if secs else None)

@@ -64,10 +64,12 @@ def retrieve_semantic(gi: GraphIndex, query: str, k: int = PARAMS.k, per_node: i
     if gi.n == 0: return Retrieved("semantic", query, reason="the graph has no entities", params=params)
     emb = node_embeddings(gi, encoder, dims); params["encoder"] = emb.encoder
     q = emb.embed(query)
-    if not np.any(q): return Retrieved("semantic", query, reason="no word of the query is in the node texts' vocabulary", params=params)
+    if not np.any(q): return Retrieved("semantic", query,
+                                       reason="no word of the query is in the node texts' vocabulary", params=params)
     sim = emb.vectors @ q
     top = top_indices(np.maximum(sim, 0), max(k, 1))[:k]
-    if not top.size: return Retrieved("semantic", query, reason="no node has a positive cosine to the query", params=params)
+    if not top.size: return Retrieved("semantic", query,
+                                      reason="no node has a positive cosine to the query", params=params)
     rows, lines, order = [], [], list(top)
     for u in top:
         inc = list(dict.fromkeys(gi.incident(int(u)).tolist()))[:per_node]
@@ -145,7 +147,8 @@ def retrieve_hybrid(gi: GraphIndex, query: str, node_budget: int = PARAMS.node_b
     "Reciprocal rank fusion (k=60) of the semantic and PPR-PCST node rankings, cut to the node budget."
     sem = retrieve_semantic(gi, query, k=k, token_budget=10**9)
     ppr = retrieve_ppr_pcst(gi, query, seeds=seeds, how=how, node_budget=node_budget, token_budget=10**9, **kw)
-    params = dict(node_budget=node_budget, token_budget=token_budget, k=k, fusion=f"rrf-{RRF_K}", encoder=sem.params.get("encoder"))
+    params = dict(node_budget=node_budget, token_budget=token_budget, k=k, fusion=f"rrf-{RRF_K}",
+                  encoder=sem.params.get("encoder"))
     fused: dict[str, float] = {}
     for res in (sem, ppr):
         for rank, e in enumerate(res.nodes.entity_id): fused[e] = fused.get(e, 0.0) + 1.0 / (RRF_K + rank + 1)
@@ -154,7 +157,8 @@ def retrieve_hybrid(gi: GraphIndex, query: str, node_budget: int = PARAMS.node_b
     kept = sorted(fused, key=lambda e: (-fused[e], e))[:max(node_budget, 1)]
     keep = set(kept)
     seeds_set = set(ppr.seeds.entity_id)
-    nodes = pd.DataFrame(dict(entity_id=kept, name=[gi.names[gi.index[e]] for e in kept], score=[fused[e] for e in kept],
+    nodes = pd.DataFrame(dict(entity_id=kept, name=[gi.names[gi.index[e]] for e in kept],
+                              score=[fused[e] for e in kept],
                               is_seed=[e in seeds_set for e in kept]), columns=NODE_COLUMNS)
     edges = pd.concat([sem.edges, ppr.edges]).drop_duplicates("triplet_id")
     edges = edges[edges["head"].isin(keep) & edges["tail"].isin(keep)].sort_values("triplet_id").reset_index(drop=True)
@@ -162,7 +166,8 @@ def retrieve_hybrid(gi: GraphIndex, query: str, node_budget: int = PARAMS.node_b
     scored = sorted((-max(fused[e] for e in ids), line) for line, ids in items.items() if set(ids) <= keep)
     lines, ids, text = cut_lines([(l, items[l]) for _, l in scored], token_budget)
     reason = "" if len(ppr.seeds) else f"no PPR-PCST part ({ppr.reason}): semantic ranking only"
-    return Retrieved("hybrid", query, ppr.seeds, nodes, edges, paths=lines, path_ids=ids, text=text, reason=reason, params=params)
+    return Retrieved("hybrid", query, ppr.seeds, nodes, edges, paths=lines, path_ids=ids, text=text,
+                     reason=reason, params=params)
 
 # %% ../nbs/11g_baselines.ipynb #f52e5cf1
 class BaselineGraph:
@@ -183,7 +188,8 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
                       token_budget: int = PARAMS.token_budget) -> Retrieved:
     "PageRank + paths as released: substring seeds, networkx personalised PageRank, top nodes, BFS prefix paths."
     import networkx as nx
-    params = dict(max_seeds=max_seeds, top_nodes=top_nodes, max_depth=max_depth, max_paths=max_paths, token_budget=token_budget)
+    params = dict(max_seeds=max_seeds, top_nodes=top_nodes, max_depth=max_depth, max_paths=max_paths,
+                  token_budget=token_budget)
     q = f" {query.lower()} "
     seeds = [n for n in bg.G.nodes if len(n) >= 3 and (f" {n} " in q or n.replace("-", " ") in q)][:max_seeds]
     if not seeds: return Retrieved("baseline", query, reason="no entity name occurs in the query", params=params)
@@ -210,10 +216,12 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
     lines, ids, text = cut_lines([(fmt(p), [bg.entity_of[n] for n in p]) for p, _ in best], token_budget)
     gi = bg.gi
     rows = [H[a][b]["row"] for p, _ in best for a, b in zip(p, p[1:])]
-    seed_df = table_of(SEED_COLUMNS, [dict(entity_id=bg.entity_of[s], name=s, text=s, start=q.find(s) - 1, end=q.find(s) - 1 + len(s), confidence=1.0, method="substring") for s in seeds])
+    seed_df = table_of(SEED_COLUMNS,
+                       [dict(entity_id=bg.entity_of[s], name=s, text=s, start=q.find(s) - 1, end=q.find(s) - 1 + len(s), confidence=1.0, method="substring") for s in seeds])
     nodes = pd.DataFrame(dict(entity_id=[bg.entity_of[n] for n in keep], name=keep, score=[pr[n] for n in keep],
                               is_seed=[n in seeds for n in keep]), columns=NODE_COLUMNS)
-    return Retrieved("baseline", query, seed_df, nodes, edge_table(gi, rows), paths=lines, path_ids=ids, text=text, params=params)
+    return Retrieved("baseline", query, seed_df, nodes, edge_table(gi, rows), paths=lines, path_ids=ids,
+                     text=text, params=params)
 
 # %% ../nbs/11g_baselines.ipynb #ec9e50f7
 def semantic_method(R, query: str, **params) -> Retrieved:

@@ -280,7 +280,8 @@ def withholding(task: str) -> Callable:
         out = []
         for it in task_builder(task)(seed=seed, **params):
             src = it.provenance.get("source")
-            rows = dict(sources=list(HELD_WITH.get(src, (src,))), triplet_ids=list(it.provenance.get("triplet_ids") or []))
+            rows = dict(sources=list(HELD_WITH.get(src, (src,))),
+                        triplet_ids=list(it.provenance.get("triplet_ids") or []))
             out.append(replace(it, task=f"{task}_withheld", item_id=f"{task}_withheld" + it.item_id.removeprefix(task),
                                meta=dict(it.meta, held_out_rows=rows)))
         return out

@@ -103,7 +103,8 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
             raise RuntimeError(f"chapter {nb.stem} failed in cell {e.exec_count}: {e.ename}: {e.evalue} "
                                f"(traceback in {out})") from None
     written = _files_written_since(get_settings().figures_dir/nb.stem, start - 1)
-    return dict(chapter=nb.stem, seconds=round(time.time() - start, 1), files=len(written), written=written, executed=str(out))
+    return dict(chapter=nb.stem, seconds=round(time.time() - start, 1), files=len(written), written=written,
+                executed=str(out))
 
 # %% ../nbs/15_book.ipynb #25ca3dfc
 SHARED_CACHES = (("25_provenance", "26_epibench", "27_ablation"),)   # one answer cache, filled by the first
@@ -271,9 +272,11 @@ def write_search(out: Path, pages: list[tuple[str, str, str]], texts: list[str])
     import json
     index = [dict(href=href, title=title, text=text) for (_, href, title), text in zip(pages, texts)]
     js, page = out/"search.js", out/"search.html"
-    with replacing(js) as tmp: tmp.write_text("const EP_SEARCH = " + json.dumps(index, ensure_ascii=False) + ";\n", encoding="utf-8")
+    with replacing(js) as tmp: tmp.write_text("const EP_SEARCH = " + json.dumps(index, ensure_ascii=False) + ";\n",
+                                              encoding="utf-8")
     with replacing(page) as tmp:
-        tmp.write_text(_SEARCH_PAGE.replace("{css}", _SITE_CSS).replace("{nav}", _nav_html(pages, "search.html")), encoding="utf-8")
+        tmp.write_text(_SEARCH_PAGE.replace("{css}", _SITE_CSS).replace("{nav}", _nav_html(pages, "search.html")),
+                       encoding="utf-8")
     return [js, page]
 
 # %% ../nbs/15_book.ipynb #b5379a86
@@ -294,7 +297,8 @@ def render_site(out_dir: Path|None = None) -> Path:
         body, _ = exporter.from_notebook_node(nb, resources=dict(fold_code=src.name in folded))
         body = body.replace("</head>", _SITE_CSS + _SITE_JS + "</head>", 1)
         body = re.sub(r"<body([^>]*)>", lambda m: f"<body{m.group(1)}>" + _nav_html(titled, href), body, count=1)
-        body = re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)} – epigraph</title>", body, count=1, flags=re.S)
+        body = re.sub(r"<title>.*?</title>", f"<title>{html.escape(title)} – epigraph</title>", body,
+                      count=1, flags=re.S)
         (out/href).write_text(body, encoding="utf-8")
     write_search(out, titled, texts)
     if s.figures_dir.exists():

@@ -78,7 +78,8 @@ def _build(out_dir: Path, progress: bool):
         kg = _stage(stages, bar, "date evidence", date_evidence, kg, registry, model)
         kg = _stage(stages, bar, "onset anchors", anchor_triplets, kg)
         kg = _stage(stages, bar, "save", save, kg)
-    kg.stages = {**{f"assemble: {k}": v for k, v in kg.stages.items()}, **stages, "total": round(time.perf_counter() - t0, 3)}
+    kg.stages = {**{f"assemble: {k}": v for k, v in kg.stages.items()}, **stages,
+                 "total": round(time.perf_counter() - t0, 3)}
     return kg, stages
 
 # %% ../nbs/09b_build.ipynb #b7c1e0a4

@@ -35,7 +35,8 @@ def _mention_pair_words(doc: DocEntities, a: Hit, b: Hit) -> str:
     toks += ["R_" + t for t in _TOKEN.findall(low[max(a.end, b.end):s1])[:3]]
     toks += ["CR_" + t for t in _TOKEN.findall(low[a.end:a.end + 15])[:1]]
     toks += ["DL_" + t for t in _TOKEN.findall(low[max(0, b.start - 15):b.start])[-1:]]
-    toks += ["DIR_" + ("cd" if a.start < b.start else "dc"), f"GAP_{min(5, len(toks) // 4)}", f"TITLE_{int(a.sent == 0)}"]
+    toks += ["DIR_" + ("cd" if a.start < b.start else "dc"), f"GAP_{min(5, len(toks) // 4)}",
+             f"TITLE_{int(a.sent == 0)}"]
     return " ".join(toks)
 
 # %% ../nbs/07b_cid.ipynb #3f646559
@@ -140,7 +141,8 @@ class TrainingPriors:
                     c_seen=math.log1p(ca), d_seen=math.log1p(da))
 
     def frame(self, pairs: pd.DataFrame) -> pd.DataFrame:
-        return pd.DataFrame([self.features(p, c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)], index=pairs.index)
+        return pd.DataFrame([self.features(p, c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)],
+                            index=pairs.index)
 
 # %% ../nbs/07b_cid.ipynb #335dd602
 def _labels(pairs: pd.DataFrame, relations: pd.DataFrame) -> np.ndarray:
@@ -295,7 +297,8 @@ def train_cid_classifier(tune_mentions: pd.DataFrame|None = None, tuning: str = 
     if use_cache and path.exists(): return _load_model(path)
     tr, dv = bc5cdr_split("train"), bc5cdr_split("dev")
     model = CIDClassifier().fit(tr["documents"], gold_mentions(tr), tr["relations"])
-    tune_threshold(model, dv["documents"], gold_mentions(dv) if tune_mentions is None else tune_mentions, dv["relations"])
+    tune_threshold(model, dv["documents"], gold_mentions(dv) if tune_mentions is None else tune_mentions,
+                   dv["relations"])
     if use_cache:
         path.parent.mkdir(parents=True, exist_ok=True)
         _save_model(model, path)

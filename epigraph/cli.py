@@ -182,7 +182,8 @@ def _data_commands(sub) -> None:
     s.add_argument("chapters", nargs="*", help="chapter name prefixes (default: all)")
     s.add_argument("--params", help='JSON: {"20_data_overview": {"param": value}}')
     s.add_argument("--site", action="store_true", help="also render the offline site")
-    s.add_argument("--no-build", action="store_true", help="do not rebuild the evidence graph first (use the saved one)")
+    s.add_argument("--no-build", action="store_true",
+                   help="do not rebuild the evidence graph first (use the saved one)")
     s.add_argument("--out", help="site folder (default _site)")
     s.add_argument("--jobs", type=int, default=None, help="chapters run at a time (one kernel each; default: 2 on 2+ "
                                                           "cores)")

@@ -79,11 +79,13 @@ def _tidy_publications(rows, rejects: Rejects) -> pd.DataFrame:
         if r.get("pmid") is not None and not r["pmid"].isdigit():
             rejects.add(r["_file"], r["_line"], r["pmid"], f"publication PMID {r['pmid']!r} is not a number"); continue
         date, prec = _pub_date(r.get("year"), r.get("month"))
-        out.append(dict(pmid=int(r["pmid"]) if r.get("pmid") else None, guideline_id=r.get("guidelineid"), title=r.get("title"),
+        out.append(dict(pmid=int(r["pmid"]) if r.get("pmid") else None, guideline_id=r.get("guidelineid"),
+                        title=r.get("title"),
             journal=r.get("journal"), year=r.get("year"), month=r.get("month"), publication_date=date, date_precision=prec,
             pmcid=r.get("pmcid"), doi=r.get("doi"), authors=r.get("authors") or [], version=r.get("version"),
             changed_by=r.get("_changed_by", []), **_prov(r, r.get("pmid"))))
-    return pd.DataFrame(out).astype({"pmid": "Int64", "guideline_id": "Int64", "year": "Int64", "month": "Int64", "version": "Int64"})
+    return pd.DataFrame(out).astype({"pmid": "Int64", "guideline_id": "Int64", "year": "Int64", "month": "Int64",
+                                     "version": "Int64"})
 
 def _tidy_guidelines(rows, publications: pd.DataFrame) -> pd.DataFrame:
     g = pd.DataFrame([dict(guideline_id=r["id"], name=r["name"], url=r.get("url"), version=r.get("version"),
@@ -193,7 +195,8 @@ def antiseizure_pairs(loaded: Loaded, extra: dict[str, str] = ANTISEIZURE_WITHOU
         n03 = [a for a in (drugs.atc_ids.get(drug_id) or []) if a.startswith("N03")] if drug_id in drugs.index else []
         return f"ATC {','.join(n03)}" if n03 else (f"listed: {extra[name]}" if name in extra else None)
     p = loaded["pairs"].copy()
-    p.insert(p.columns.get_loc("drug_id") + 1, "antiseizure_basis", [basis(d, n) for d, n in zip(p.drug_id, p.drug_name)])
+    p.insert(p.columns.get_loc("drug_id") + 1, "antiseizure_basis",
+             [basis(d, n) for d, n in zip(p.drug_id, p.drug_name)])
     return p[p.antiseizure_basis.notna()].reset_index(drop=True)
 
 # %% ../nbs/02a_curated.ipynb #ce2d3972
@@ -207,7 +210,8 @@ def guideline_publications(loaded: Loaded, guideline: str|int, as_of: str|pd.Tim
     return pubs if as_of is None else pubs[pubs.publication_date <= pd.Timestamp(as_of)]
 
 # %% ../nbs/02a_curated.ipynb #74a81f6f
-G4E_COLUMNS = {"HGNC_ID": "hgnc_id", "Gene": "symbol", "Ensemble_ID": "ensembl", "Entrez_ID": "entrez", "OMIM_ID": "omim",
+G4E_COLUMNS = {"HGNC_ID": "hgnc_id", "Gene": "symbol", "Ensemble_ID": "ensembl", "Entrez_ID": "entrez",
+               "OMIM_ID": "omim",
                "Inheritance": "inheritance", "Phenotype(s)": "phenotypes", "Panel(s)": "panels"}
 G4E_REQUIRED = ["hgnc_id", "symbol", "ensembl", "entrez", "omim", "inheritance", "phenotypes"]
 
@@ -236,7 +240,8 @@ def parse_g4e(path: Path, release: str, source: str, rejects: Rejects) -> tuple[
         if not re.fullmatch(r"HGNC:\d+", r["hgnc_id"].strip()):
             rejects.add(Path(path).name, lineno, r["hgnc_id"], f"HGNC id {r['hgnc_id']!r} is not of the form "
                                                                "HGNC:<number>"); continue
-        out.append(dict(release=release, release_date=release_date, date_precision="month", hgnc_id=r["hgnc_id"].strip(),
+        out.append(dict(release=release, release_date=release_date, date_precision="month",
+                        hgnc_id=r["hgnc_id"].strip(),
             symbol=r["symbol"].strip(), ensembl=_missing(r["ensembl"]), entrez=_curie("NCBIGene", _missing(r["entrez"])),
             omim=_curie("OMIM", _missing(r["omim"])), inheritance=_missing(r["inheritance"]),
             phenotypes=_split_list(r["phenotypes"]), panels=_split_list(r["panels"]) if "panels" in r else None,
@@ -281,7 +286,8 @@ def read_pmid_list(name: str, list_name: str, rejects: Rejects) -> tuple[pd.Data
         ["pmid", "list", "as_of", "date_precision", "record_id", "source", "file", "line"]], n_read
 
 # %% ../nbs/02a_curated.ipynb #377bbc2c
-EPICOM_ENTITY_COLUMNS = {"Common Name": "name", "Internal Identifier": "internal_id", "Relative Entropy": "relative_entropy",
+EPICOM_ENTITY_COLUMNS = {"Common Name": "name", "Internal Identifier": "internal_id",
+                         "Relative Entropy": "relative_entropy",
     "Reference Entity Count": "reference_entity_count", "Entity Count": "entity_count", "Query Entity Count": "query_entity_count",
     "Reference Doc Count": "reference_doc_count", "Doc Count": "doc_count", "Query Doc Count": "query_doc_count",
     "Entrez Gene Identifier": "entrez_ids", "GO Identifier": "go_ids_raw", "KEGG Identifier": "kegg_ids_raw", "ATC Code": "atc_code",
@@ -322,7 +328,8 @@ def load_epicom() -> Loaded:
         df, n = read_pmid_list(name, list_name, rejects); frames.append(df); n_read += n
     entities, n = read_epicom_entities(rejects)
     pmids = pd.concat(frames, ignore_index=True)
-    return Loaded(dict(pmids=pmids, entities=entities), rejects.frame(), n_read=n_read + n, n_kept=len(pmids) + len(entities))
+    return Loaded(dict(pmids=pmids, entities=entities), rejects.frame(), n_read=n_read + n,
+                  n_kept=len(pmids) + len(entities))
 
 # %% ../nbs/02a_curated.ipynb #4b499e41
 PEER_TRIPLET_COLUMNS = ["head", "head_layer", "head_source", "relation", "tail", "tail_layer", "tail_source",
@@ -340,7 +347,8 @@ def _peer_triplet(r: dict) -> dict:
     if not isinstance(pc, int) or isinstance(pc, bool) or pc < 0: raise ValueError(f"paper_count {pc!r} is not a count")
     if not isinstance(conf, (int, float)) or not 0 <= conf <= 1: raise ValueError(f"confidence {conf!r} is not in [0, "
                                                                                   "1]")
-    return dict(head=r["head"], relation=r["relation"], tail=r["tail"], head_layer=hl, head_layer_name=hn, tail_layer=tl,
+    return dict(head=r["head"], relation=r["relation"], tail=r["tail"], head_layer=hl,
+                head_layer_name=hn, tail_layer=tl,
                 tail_layer_name=tn, head_ontology=r["head_source"], tail_ontology=r["tail_source"], paper_count=pc,
                 confidence=float(conf), cross_layer=bool(r["cross_layer"]), extraction_source=r["extraction_source"],
                 priority=r["priority"], is_evidence=False)
@@ -359,7 +367,8 @@ def read_peer_triplets(rejects: Rejects, name: str = "epigraph-peer-triplets", s
     for rowno, values in enumerate(rows, start=2):
         if all(v is None for v in values): continue
         n += 1
-        try: out.append({**_peer_triplet(dict(zip(header, values))), "record_id": f"row {rowno}", "source": name, "file": path.name, "line": rowno})
+        try: out.append({**_peer_triplet(dict(zip(header, values))), "record_id": f"row {rowno}", "source": name,
+                         "file": path.name, "line": rowno})
         except (ValueError, TypeError) as e: rejects.add(Path(path).name, rowno, f"row {rowno}", str(e))
     wb.close()
     return pd.DataFrame(out), n

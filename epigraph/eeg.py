@@ -19,16 +19,20 @@ __all__ = ['ELECTRODES', 'POSITIONS', 'TEN_TEN', 'BIPOLAR', 'BIPOLAR_NAMES', 'LE
            'synthetic_recording', 'read_edf_header', 'write_edf', 'read_edf']
 
 # %% ../nbs/14_eeg.ipynb #66bf65ab
-ELECTRODES = ["Fp1", "Fp2", "F7", "F3", "Fz", "F4", "F8", "T3", "C3", "Cz", "C4", "T4", "T5", "P3", "Pz", "P4", "T6", "O1", "O2"]
-POSITIONS = np.array([(-.3, .95), (.3, .95), (-.8, .6), (-.4, .5), (0, .5), (.4, .5), (.8, .6), (-1, 0), (-.5, 0), (0, 0),
+ELECTRODES = ["Fp1", "Fp2", "F7", "F3", "Fz", "F4", "F8", "T3", "C3", "Cz", "C4", "T4", "T5", "P3", "Pz", "P4",
+              "T6", "O1", "O2"]
+POSITIONS = np.array([(-.3, .95), (.3, .95), (-.8, .6), (-.4, .5), (0, .5), (.4, .5), (.8, .6), (-1, 0),
+                      (-.5, 0), (0, 0),
                       (.5, 0), (1, 0), (-.8, -.6), (-.4, -.5), (0, -.5), (.4, -.5), (.8, -.6), (-.3, -.95), (.3, -.95)])
 TEN_TEN = {"T7": "T3", "T8": "T4", "P7": "T5", "P8": "T6"}   # 10-10 name -> 10-20 name
-BIPOLAR = [("Fp1", "F7"), ("F7", "T3"), ("T3", "T5"), ("T5", "O1"), ("Fp2", "F8"), ("F8", "T4"), ("T4", "T6"), ("T6", "O2"),
+BIPOLAR = [("Fp1", "F7"), ("F7", "T3"), ("T3", "T5"), ("T5", "O1"), ("Fp2", "F8"), ("F8", "T4"),
+           ("T4", "T6"), ("T6", "O2"),
            ("Fp1", "F3"), ("F3", "C3"), ("C3", "P3"), ("P3", "O1"), ("Fp2", "F4"), ("F4", "C4"), ("C4", "P4"), ("P4", "O2"),
            ("Fz", "Cz"), ("Cz", "Pz")]
 BIPOLAR_NAMES = [f"{a}-{b}" for a, b in BIPOLAR]
 LEFT_CHAINS, RIGHT_CHAINS = BIPOLAR_NAMES[0:4] + BIPOLAR_NAMES[8:12], BIPOLAR_NAMES[4:8] + BIPOLAR_NAMES[12:16]
-REGIONS = {"left temporal": BIPOLAR_NAMES[0:4], "right temporal": BIPOLAR_NAMES[4:8], "left parasagittal": BIPOLAR_NAMES[8:12],
+REGIONS = {"left temporal": BIPOLAR_NAMES[0:4], "right temporal": BIPOLAR_NAMES[4:8],
+           "left parasagittal": BIPOLAR_NAMES[8:12],
            "right parasagittal": BIPOLAR_NAMES[12:16], "midline": BIPOLAR_NAMES[16:18]}
 _CANON = {e.upper(): e for e in ELECTRODES} | {k.upper(): v for k, v in TEN_TEN.items()}
 
@@ -202,7 +206,8 @@ def add_hypsarrhythmia(rng, sig, fs, meta):
     sig += rng.uniform(150, 300) * band_noise(rng, C, T, fs, 0.7, 3.0) * rng.uniform(.7, 1.3, C)[:, None]
     for _ in range(int(rng.uniform(1, 3) * T / fs)):
         focus = POSITIONS[rng.integers(C)]
-        _add(sig, int(rng.integers(T)), spike_wave(fs, rng.uniform(30, 80), 200, .4), rng.uniform(100, 250) * scalp_field(focus, .35))
+        _add(sig, int(rng.integers(T)), spike_wave(fs, rng.uniform(30, 80), 200, .4),
+             rng.uniform(100, 250) * scalp_field(focus, .35))
 
 # %% ../nbs/14_eeg.ipynb #d5df6e6b
 def add_focal_spikes(rng, sig, fs, meta):
@@ -298,7 +303,8 @@ def synthetic_recording(label: str, seed: int, fs: float = 256, montage: str = "
 def _referential_1020(x, rng): return [f"EEG {e}-REF" for e in ELECTRODES], x
 def _referential_1010(x, rng):
     names = [{v: k for k, v in TEN_TEN.items()}.get(e, e).upper() + "-LE" for e in ELECTRODES]
-    extra = np.stack([30 * np.sin(2 * np.pi * 1.2 * np.arange(x.shape[1]) / 256) ** 15, rng.normal(0, 5, x.shape[1]), rng.normal(0, 5, x.shape[1])])
+    extra = np.stack([30 * np.sin(2 * np.pi * 1.2 * np.arange(x.shape[1]) / 256) ** 15, rng.normal(0, 5, x.shape[1]),
+                      rng.normal(0, 5, x.shape[1])])
     return names + ["ECG", "A1-LE", "A2-LE"], np.vstack([x, extra])
 def _bipolar_chb(x, rng):
     ix = {e: i for i, e in enumerate(ELECTRODES)}; back = {v: k for k, v in TEN_TEN.items()}

@@ -30,7 +30,8 @@ def band_powers(rec: Recording) -> pd.DataFrame:
     "Absolute (µV²) and relative power per band and channel."
     f, P = spectrum(rec)
     df = f[1] - f[0]
-    out = pd.DataFrame({b: P[:, (f >= lo) & (f < hi)].sum(axis=1) * df for b, (lo, hi) in BANDS.items()}, index=rec.channels)
+    out = pd.DataFrame({b: P[:, (f >= lo) & (f < hi)].sum(axis=1) * df for b, (lo, hi) in BANDS.items()},
+                       index=rec.channels)
     total = out.sum(axis=1)
     for b in BANDS: out[f"{b}_rel"] = out[b] / total
     return out
@@ -122,7 +123,8 @@ def eeg_features(rec: Recording) -> dict:
                 generalized_spike_rate=float(spikes.bilateral.sum() / mins) if len(spikes) else 0.0,
                 spike_lead=spikes.lead.mode().iloc[0] if len(spikes) else "",
                 posterior_peak_hz=_peak(f, P[[rec.channels.index(c) for c in post]].mean(0), 4, 13),
-                anterior_peak_hz=_peak(f, P[[rec.channels.index(c) for c in ("Fp1-F3", "Fp2-F4", "Fz-Cz")]].mean(0), 1.5, 8),
+                anterior_peak_hz=_peak(f,
+                                       P[[rec.channels.index(c) for c in ("Fp1-F3", "Fp2-F4", "Fz-Cz")]].mean(0), 1.5, 8),
                 max_delta_region=max(region_delta, key=region_delta.get),
                 delta_region_ratio=float(max(region_delta.values()) / (np.median(list(region_delta.values())) + 1e-9)),
                 max_power_region=max(region_power, key=region_power.get),
@@ -222,7 +224,8 @@ def dtw_fast(a: np.ndarray, B: np.ndarray, r: int, cost: str = "squared") -> np.
     if len(a) != L: raise ValueError(f"dtw_fast: query length {len(a)} != candidate length {L} — harmonise the vectors "
                                      "first")
     if N == 0: return np.empty(0)
-    kw = dict(window=int(min(max(r, 0), L - 1)) + 1, use_pruning=False, parallel=False, compact=True, block=((0, 1), (1, N + 1)))
+    kw = dict(window=int(min(max(r, 0), L - 1)) + 1, use_pruning=False, parallel=False, compact=True,
+              block=((0, 1), (1, N + 1)))
     S = np.ascontiguousarray(np.vstack([a, B]))
     if cost == "absolute": return np.asarray(dtai.distance_matrix_fast(S, inner_dist="euclidean", **kw), float)
     return np.asarray(dtai.distance_matrix_fast(S, **kw), float) ** 2
@@ -232,7 +235,8 @@ DTW_ENGINES = {"c": dtw_fast, "numpy": dtw_many}   # EEGIndex(engine=...): dtaid
 # %% ../nbs/14a_eeg_analysis.ipynb #251fff06
 class EEGIndex:
     "An exact top-k banded-DTW index over equal-length vectors, pruned by LB_Keogh; `metric='euclidean'` for the plain baseline."
-    def __init__(self, vectors: np.ndarray, ids: list, r: int = 1, batch: int = 64, cost: str = "squared", engine: str = "c"):
+    def __init__(self, vectors: np.ndarray, ids: list, r: int = 1, batch: int = 64, cost: str = "squared",
+                 engine: str = "c"):
         self.X = np.ascontiguousarray(np.asarray(vectors, float)); self.ids = list(ids); self.r, self.batch, self.cost = r, batch, cost
         if self.X.ndim != 2 or len(self.ids) != len(self.X): raise ValueError("EEGIndex: need an N × L array and N ids")
         if engine not in DTW_ENGINES: raise ValueError(f"EEGIndex: engine={engine!r}; use one of "
@@ -335,7 +339,8 @@ class CaseBase:
                              hash=case_hyperedge(record)["hash"], record=record))
         self.cases = pd.DataFrame(rows)
         self.features = pd.DataFrame(feats, index=self.cases.case_id)
-        self.index = EEGIndex(np.stack([spectral_vector(p, n) for p in preps]), list(self.cases.case_id), r=r, cost=cost)
+        self.index = EEGIndex(np.stack([spectral_vector(p, n) for p in preps]), list(self.cases.case_id),
+                              r=r, cost=cost)
         self.links = {}
         if gi is not None: self.link(gi)
 

@@ -54,7 +54,8 @@ def ranked(found: pd.DataFrame, target: str|None = None) -> pd.DataFrame:
     order = {p: k for k, p in enumerate(FIRST_SAID.get(target, ()))}
     groups: dict = {}
     for r in sorted(found.itertuples(index=False), key=lambda r: (order.get(r.predicate, len(order)), r.row)):
-        g = groups.setdefault(r.answer, dict(answer=r.answer, said=len(order), score=0.0, keys=set(), rows=[], pair=False))
+        g = groups.setdefault(r.answer,
+                              dict(answer=r.answer, said=len(order), score=0.0, keys=set(), rows=[], pair=False))
         g["said"] = min(g["said"], order.get(r.predicate, len(order))); g["score"] = max(g["score"], TIER_FACTOR.get(r.tier, 0.3))
         g["keys"].add(r.key); g["rows"].append(r.row); g["pair"] = g["pair"] or bool(r.pair)
     out = sorted(groups.values(), key=lambda g: (not g["pair"], g["said"], -g["score"], -len(g["keys"]), -len(g["rows"]), min(g["rows"])))

@@ -85,7 +85,8 @@ def cpic_hyperedges(kg, context: dict|None = None) -> pd.DataFrame:
     for _, p in pairs.sort_values("record_id", key=lambda s: s.str.extract(r"(\d+)$")[0].astype(int)).iterrows():
         d, t = json.loads(p.detail), T.loc[p.triplet_id]
         gene, drug = t["head"], t["tail"]
-        recs = pd.concat([p.to_frame().T, ev[(ev.triplet_id == p.triplet_id) & (ev._pgkb == d.get("pgkb_guideline_id")) & ~ev.record_id.str.startswith("pair_")]])
+        recs = pd.concat([p.to_frame().T,
+                          ev[(ev.triplet_id == p.triplet_id) & (ev._pgkb == d.get("pgkb_guideline_id")) & ~ev.record_id.str.startswith("pair_")]])
         alleles = [by_name[a] for a in ctx["alleles"].get(names[gene], []) if a in by_name and frozenset((by_name[a], drug)) in linked]
         phen = ctx["phenotypes"].get(names[gene])
         gl = ctx["guidelines"].get(d.get("guideline_id")) if d.get("guideline_id") is not None else None
@@ -143,7 +144,8 @@ def hpo_hyperedges(kg, canonical: dict|None = None) -> pd.DataFrame:
     for r, p in zip(ev.record_id.tolist(), ev.pmid.tolist()):
         if not pd.isna(p): pm.setdefault(r, set()).add(int(p))
     rows = []
-    for rec, src, date, prec, tid, dis, phe, tier, d, raw in zip(first.record_id.tolist(), first.source.tolist(), first.date.tolist(),
+    for rec, src, date, prec, tid, dis, phe, tier, d, raw in zip(first.record_id.tolist(), first.source.tolist(),
+                                                                 first.date.tolist(),
             first.date_precision.tolist(), first.triplet_id.tolist(), T["head"].tolist(), T["tail"].tolist(), T.tier.tolist(), det, details):
         onset = canonical.get(d.get("onset")) if d.get("onset") else None
         freq, code, course = _frequency(d.get("frequency"), term), d.get("evidence_code"), d.get("aspect") == "C"
@@ -169,7 +171,8 @@ CONSTRAINT_PATTERNS = [   # (pattern in the rule statement, constraint it states
     (r"infantile spasms", "patients with infantile spasms"),
     (r"absence seizures", "patients with absence seizures"),
 ]
-ACTION_PATTERNS = [(r"\bDo not (?:offer|start)\b|should not be given", "avoid"), (r"consider an alternative", "consider an alternative drug"),
+ACTION_PATTERNS = [(r"\bDo not (?:offer|start)\b|should not be given", "avoid"),
+                   (r"consider an alternative", "consider an alternative drug"),
                    (r"may worsen", "may worsen seizures"), (r"first-line", "first-line"), (r"add-on", "add-on")]
 
 def rule_constraints(statement: str) -> tuple[list[str], list[str]]:
@@ -193,7 +196,8 @@ def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
     if ev.empty: return table_of(HYPEREDGE_COLUMNS)
     T = kg.triplets.set_index("triplet_id")
     layer = dict(zip(kg.entities.entity_id, kg.entities.layer)); names = dict(zip(kg.entities.entity_id, kg.entities.name))
-    ev = ev.assign(_n=ev.record_id.str.extract(r"(\d+)$")[0].astype(int), _ref=ev.detail.map(lambda d: json.loads(d)["reference"]))
+    ev = ev.assign(_n=ev.record_id.str.extract(r"(\d+)$")[0].astype(int),
+                   _ref=ev.detail.map(lambda d: json.loads(d)["reference"]))
     ev = ev.assign(_statement=[q[len(r) + 2:] if q.startswith(r + ": ") else q for q, r in zip(ev.quote, ev._ref)]).sort_values("_n")
     rows = []
     for (ref, statement), g in ev.groupby(["_ref", "_statement"], sort=False):
@@ -208,7 +212,8 @@ def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
                   f"{', '.join(names[c] for c in conds)}"
                 + (f"; population: {'; '.join(cons)}" if cons else "") + (f"; action: {', '.join(acts)}" if acts else "") + ".")
         keys, dates = _keys(g)
-        rows.append(dict(hyperedge_id=f"h:guideline:{'+'.join(g.record_id)}", kind="guideline", members=members, roles=roles,
+        rows.append(dict(hyperedge_id=f"h:guideline:{'+'.join(g.record_id)}", kind="guideline",
+                         members=members, roles=roles,
                          text=text, evidence_keys=keys, key_dates=dates, tier=best_tier(t.tier), source="guideline-rules",
                          record_ids=g.record_id.tolist(), pmids=sorted({int(p) for p in g.pmid.dropna()}),
                          triplet_ids=list(dict.fromkeys(g.triplet_id)),
@@ -228,8 +233,10 @@ def code_version() -> str:
 def graph_key(kg, dims: int = 0) -> str:
     "A hash of the graph's entities, triplets and evidence (content hashes where present), the encoder and this code."
     h = hashlib.sha256(f"hypergraph v{HYPERGRAPH_VERSION} code {code_version()} dims={dims}".encode())
-    for name, cols in (("entities", ["entity_id", "name", "layer"]), ("triplets", ["triplet_id", "head", "predicate", "tail", "tier", "suppressed"]),
-                       ("evidence", ["evidence_id", "triplet_id", "source", "record_id", "pmid", "quote", "detail", "date"])):
+    for name, cols in (("entities", ["entity_id", "name", "layer"]),
+                       ("triplets", ["triplet_id", "head", "predicate", "tail", "tier", "suppressed"]),
+                       ("evidence",
+                        ["evidence_id", "triplet_id", "source", "record_id", "pmid", "quote", "detail", "date"])):
         df = getattr(kg, name, None)
         if df is None: h.update(f"{name}:none".encode()); continue
         use = [c for c in cols if c in df.columns] + (["content_hash"] if "content_hash" in df.columns else [])
@@ -260,7 +267,8 @@ class HyperedgeEncoder:
         from threadpoolctl import threadpool_limits
         with threadpool_limits(1):      # one BLAS thread: faster on a shared 2-core machine
             svd = TruncatedSVD(k, random_state=seed).fit(X)
-            return cls(vocab, tfidf.idf_, _unit(svd.transform(X)), np.ascontiguousarray(svd.components_.T, dtype=np.float32))
+            return cls(vocab, tfidf.idf_, _unit(svd.transform(X)),
+                       np.ascontiguousarray(svd.components_.T, dtype=np.float32))
 
     @classmethod
     def load(cls, folder: Path) -> "HyperedgeEncoder":
@@ -409,7 +417,8 @@ def score_hyperedges(hx: HypergraphIndex, query_vec: np.ndarray, seeds: dict[int
     parts = dict(semantic=sem[cand], overlap=overlap[cand], entity=entity[cand], centrality=hx.centrality[cand])
     norm = {k: minmax(v) for k, v in parts.items()}
     score = sum(w[k] * norm[k] for k in parts)
-    df = pd.DataFrame(dict(row=cand, hyperedge_id=hx.ids[cand], score=score, **parts, **{f"{k}_norm": v for k, v in norm.items()}))
+    df = pd.DataFrame(dict(row=cand, hyperedge_id=hx.ids[cand], score=score, **parts,
+                           **{f"{k}_norm": v for k, v in norm.items()}))
     return df.sort_values(["score", "hyperedge_id"], ascending=[False, True], kind="stable").reset_index(drop=True)
 
 # %% ../nbs/11b_hypergraph.ipynb #344a4e08

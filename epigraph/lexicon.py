@@ -162,7 +162,8 @@ def learned_terms(mentions: pd.DataFrame) -> pd.DataFrame:
     g = m.groupby(["text", "type", "id_group"]).size().rename("count").reset_index()
     g["entity_id"] = g.id_group.str.split("|")
     g = g.explode("entity_id")
-    return lexicon_rows(g.text, g.entity_id, g.type.str.lower(), "bc5cdr-train", "learned", g["count"].values, g.id_group.values)
+    return lexicon_rows(g.text, g.entity_id, g.type.str.lower(), "bc5cdr-train", "learned", g["count"].values,
+                        g.id_group.values)
 
 # %% ../nbs/04_lexicon.ipynb #9886105e
 GENERIC_INJURY = ("damage", "injury", "lesion", "disease", "dysfunction", "toxicity", "disorder", "abnormality",
@@ -214,7 +215,8 @@ def curated_terms(mesh: pd.DataFrame, genes: pd.DataFrame) -> pd.DataFrame:
         rows.append(dict(term=alias, entity_id=eid, entity_type=etype,
                          how="abbreviation" if len(alias) <= 6 and any(c.isupper() for c in alias) else "curated"))
     r = pd.DataFrame(rows)
-    return pd.concat([lexicon_rows(g.term, g.entity_id, g.entity_type, "curated", h) for h, g in r.groupby("how")], ignore_index=True)
+    return pd.concat([lexicon_rows(g.term, g.entity_id, g.entity_type, "curated", h) for h, g in r.groupby("how")],
+                     ignore_index=True)
 
 # %% ../nbs/04_lexicon.ipynb #2ab7e9e4
 def bridge_terms(lex: pd.DataFrame, xrefs: pd.DataFrame) -> pd.DataFrame:
@@ -302,7 +304,8 @@ def _load_cached(folder: str, rebuild: bool):
     if rebuild or not (f/"terms.parquet").exists():
         f.mkdir(parents=True, exist_ok=True)
         built = build_lexicon()   # each file whole or absent, terms (what the check above looks for) last
-        for k in sorted(built, key=lambda k: k == "terms"): write_atomic(f/f"{k}.parquet", built[k].to_parquet(index=False))
+        for k in sorted(built, key=lambda k: k == "terms"): write_atomic(f/f"{k}.parquet",
+                                                                         built[k].to_parquet(index=False))
     return {k: pd.read_parquet(f/f"{k}.parquet") for k in ("terms", "xrefs")}
 
 LEXICON_VERSION = "4"   # bump when the build changes, so that stale caches are not reused

@@ -278,7 +278,8 @@ def _ask_json(self: LLM, messages, schema, name, params) -> Completion:
                                  retries=0, **params)
         except LLMError as e:
             if e.status_code not in _REFUSED_FORM:   # busy or unreachable, not a refusal: retry as usual
-                return self.complete(messages, response_format=forms["json_schema"], cache_params=cache_params, **params)
+                return self.complete(messages, response_format=forms["json_schema"],
+                                     cache_params=cache_params, **params)
             self.log.info(f"{self.base_url} refused response_format json_schema; using json_object with schema")
             self._json_object_only = True
     return self.complete(messages, response_format=forms["json_object"], cache_params=cache_params, **params)

@@ -15,7 +15,8 @@ __all__ = ['MANIFEST_COLUMNS', 'citation', 'empty_manifest', 'RowRanges', 'known
            'passage_manifest', 'manifest_of']
 
 # %% ../nbs/11d_manifest.ipynb #7f3b22dd
-MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head", "head_name", "predicate",
+MANIFEST_COLUMNS = ["key", "pmid", "source", "record_id", "date", "tier", "triplet_id", "head",
+                    "head_name", "predicate",
                     "tail", "tail_name", "text", "injected"]
 
 def citation(key: str, tier: str, date=None) -> str:
@@ -48,7 +49,8 @@ def _evidence_rows(gi: GraphIndex) -> tuple[pd.DataFrame, dict]:
     if getattr(gi, "_evidence_rows", None) is None:
         ev = gi.kg.evidence
         order = ev.assign(_has=ev.pmid.notna(), _gold=ev.get("curated_gold", False), _date=ev.date.astype(str)) \
-                  .sort_values(["triplet_id", "_has", "_gold", "_date", "evidence_id"], ascending=[True, False, False, False, True])
+                  .sort_values(["triplet_id", "_has", "_gold", "_date", "evidence_id"],
+                               ascending=[True, False, False, False, True])
         ev = order.drop(columns=["_has", "_gold", "_date"]).reset_index(drop=True)
         pos = RowRanges(ev.triplet_id.to_numpy().astype("S"))
         gi._evidence_rows = (ev, pos)

@@ -39,7 +39,8 @@ def pmid_of(key: str) -> int|None:
     return int(key[5:]) if isinstance(key, str) and re.fullmatch(r"PMID:\d+", key) else None
 
 # %% ../nbs/12a_metrics.ipynb #21cabae9
-ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "approx.", "fig.", "no.", "dr.", "ca.", "etc.", "incl.", "resp.")
+ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "approx.", "fig.", "no.", "dr.", "ca.", "etc.",
+                 "incl.", "resp.")
 _BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")             # paragraph or list item
 _END = re.compile(r"[.!?](?:\s*\x00)*(?=\s+[A-Z0-9(\[])")                # a stop, then the citations after it
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
@@ -284,7 +285,8 @@ def claim_support(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterabl
         words = list(dict.fromkeys(w for x in checked for w in x[1]))
         rows.append(dict(claim=c.claim, text=c.text, keys=c.keys, entities=ents, relation_words=words,
                          cited=bool(c.keys), supported=bad is None, reason="" if bad is None else bad[3]))
-    return pd.DataFrame(rows, columns=["claim", "text", "keys", "entities", "relation_words", "cited", "supported", "reason"]) \
+    return pd.DataFrame(rows,
+                        columns=["claim", "text", "keys", "entities", "relation_words", "cited", "supported", "reason"]) \
              .astype({"cited": bool, "supported": bool})     # bool even when empty, so masks stay masks
 
 def claim_support_rate(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterable[str]]|None = None) -> float:
@@ -493,5 +495,6 @@ def summarise(df: pd.DataFrame, by: str|list[str], metric: str, method: str = "b
             if not x.isin([0, 1]).all(): raise ValueError(f"summarise: Wilson needs 0/1 values, {metric!r} has others")
             mean, lo, hi = wilson_ci(int(x.sum()), len(x), confidence)
         else: mean, lo, hi = bootstrap_ci(x, n_resamples, confidence, seed)
-        rows.append(dict(zip(by, key if isinstance(key, tuple) else (key,)), metric=metric, mean=mean, ci_low=lo, ci_high=hi, n=len(x)))
+        rows.append(dict(zip(by, key if isinstance(key, tuple) else (key,)), metric=metric, mean=mean, ci_low=lo,
+                         ci_high=hi, n=len(x)))
     return pd.DataFrame(rows, columns=[*by, "metric", "mean", "ci_low", "ci_high", "n"])

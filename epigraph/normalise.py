@@ -34,7 +34,8 @@ def mention_type(entity_type: str) -> str:
     "The mention type (Chemical, Disease, Gene, …) of a lexicon entity type."
     return MENTION_TYPES.get(entity_type, entity_type.capitalize())
 
-SOURCE_RANK = {"bc5cdr-train": 0, "mesh": 1, "curated": 2, "bc5cdr-pattern": 3, "epio→mesh": 4, "hpo→mesh": 5, "epio": 6, "hpo": 7,
+SOURCE_RANK = {"bc5cdr-train": 0, "mesh": 1, "curated": 2, "bc5cdr-pattern": 3, "epio→mesh": 4, "hpo→mesh": 5,
+               "epio": 6, "hpo": 7,
                "cpic": 8, "genes4epilepsy": 9, "drug-names": 10, "disease-names": 11}
 
 # %% ../nbs/06_normalise.ipynb #cb2a0f2d
@@ -106,7 +107,8 @@ class Normaliser:
 
     def resolve_key(self, key: str) -> Resolution|None:
         "The resolution of a lexicon key (None when nothing is left after the filter)."
-        if key not in self._cache: self._cache[key] = _resolve_rows(self._rows.get(key, []), self.blocked.get(key, set()))
+        if key not in self._cache: self._cache[key] = _resolve_rows(self._rows.get(key, []),
+                                                                    self.blocked.get(key, set()))
         return self._cache[key]
 
 # %% ../nbs/06_normalise.ipynb #fb5b53d1
@@ -201,10 +203,12 @@ def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
     for m in found:
         res = self.resolve_key(m["key"])
         if res is None:
-            unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"], reason="all candidates withdrawn by the term-precision filter"))
+            unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"],
+                                   reason="all candidates withdrawn by the term-precision filter"))
         else:
             taken.add(m["start"], m["end"])
-            out += _mention_rows(self, pmid, text, m["start"], m["end"], res, res.method if m["found_by"] == "dictionary" else "alias", m["found_by"])
+            out += _mention_rows(self, pmid, text, m["start"], m["end"], res,
+                                 res.method if m["found_by"] == "dictionary" else "alias", m["found_by"])
             if _has_mesh(res): continue
         # "reactive oxygen species" withdrawn still names oxygen; HPO's "nausea and vomiting" has two MeSH diseases inside
         where = "inside a withdrawn match" if res is None else "inside a match without a MeSH id"
@@ -212,7 +216,8 @@ def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
             if res is None: taken.add(s, e)
             out += _mention_rows(self, pmid, text, s, e, r, r.method, where)
     short_form = {(ls, le): sf for sf, lf, ls, le, ss in defs}
-    for s, e, why in _unresolved_spans(text, taken, [d for d in defs if not taken.inside(d[2], d[3])], self.use_suffix_candidates):
+    for s, e, why in _unresolved_spans(text, taken, [d for d in defs if not taken.inside(d[2], d[3])],
+                                       self.use_suffix_candidates):
         if taken.overlaps(s, e): continue
         stage, k2, sc, tried = _second_chance(self, normalise_key(text[s:e]))
         if k2 is None:
@@ -227,7 +232,8 @@ def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
             for mm in re.finditer(r"(?<![\w-])" + re.escape(sf) + r"(?![\w-])", text):
                 if taken.overlaps(mm.start(), mm.end()): continue
                 taken.add(mm.start(), mm.end())
-                out += _mention_rows(self, pmid, text, mm.start(), mm.end(), res, stage, "abbreviation", score=sc, consistent=True)
+                out += _mention_rows(self, pmid, text, mm.start(), mm.end(), res, stage, "abbreviation", score=sc,
+                                     consistent=True)
     out.sort(key=lambda r: (r["start"], r["entity_id"]))
     return out, unresolved
 

@@ -416,7 +416,8 @@ def _class_parents(curie: str, subclass_of: list[ET.Element], relation_labels: d
     rows = []
     for c in subclass_of:
         if c.get(_RESOURCE):
-            rows.append(dict(class_curie=curie, parent=iri_to_curie(c.get(_RESOURCE)), relation="is_a", relation_curie=None))
+            rows.append(dict(class_curie=curie, parent=iri_to_curie(c.get(_RESOURCE)), relation="is_a",
+                             relation_curie=None))
         for r in c.iter(f"{{{_NS['owl']}}}Restriction"):
             prop, target = r.find("owl:onProperty", _NS), r.find("owl:someValuesFrom", _NS)
             if prop is not None and target is not None and target.get(_RESOURCE):
@@ -446,7 +447,8 @@ def _epio_class(el: ET.Element, relation_labels: dict, defined_by: dict) -> dict
                definition=definitions[0]["text"] if definitions else None,
                definition_by=definitions[0]["defined_by"] if definitions else None, origins=origins)
     synonyms = [dict(class_curie=curie, synonym=t, type=kind) for tag, kind in _SYNONYM_TYPES.items() for t in _texts(by_tag.get(tag, []))]
-    return dict(classes=[cls], synonyms=synonyms, parents=_class_parents(curie, by_tag.get("subClassOf", []), relation_labels),
+    return dict(classes=[cls], synonyms=synonyms,
+                parents=_class_parents(curie, by_tag.get("subClassOf", []), relation_labels),
                 xrefs=_class_xrefs(curie, by_tag), definitions=definitions)
 
 # %% ../nbs/02b_ontologies.ipynb #88e25471

@@ -82,7 +82,8 @@ def score_free(item: dict, a: Answer, names: dict) -> dict:
     as_of = g.get("as_of") or (a.parsed.as_of if a.parsed is not None else None)
     late = bool(as_of) and bool(len(cited)) and any(isinstance(d, str) and first_day(d) > as_of for d in cited.date)
     focus = [_focused(s, item, m, q_names) for s in sents.itertuples() if not OPENER.fullmatch(s.text.strip())]
-    return dict(correct=_correct(item, a, answers), abstained=float(not a.cited), should_abstain=float(bool(g.get("abstain"))),
+    return dict(correct=_correct(item, a, answers), abstained=float(not a.cited),
+                should_abstain=float(bool(g.get("abstain"))),
                 citation_ok=len(about) / len(a.cited) if a.cited else np.nan, sentences=len(focus), focused=int(sum(focus)),
                 dated_late=float(late) if as_of else np.nan)
 

@@ -88,7 +88,8 @@ class PMIDRegistry:
             if not s.isdigit(): rows.append(dict(pmid=str(p), status="malformed", sources=None)); continue
             n = int(s)
             status = "sentinel" if is_sentinel(n) else "known" if n in self._known else "unknown"
-            rows.append(dict(pmid=str(p), status=status, sources=self.table.sources.get(n) if status == "known" else None))
+            rows.append(dict(pmid=str(p), status=status,
+                             sources=self.table.sources.get(n) if status == "known" else None))
         return pd.DataFrame(rows, columns=["pmid", "status", "sources"])
     def __repr__(self): return f"PMIDRegistry({len(self):,} PMIDs)"
 

@@ -9,7 +9,8 @@ from collections import deque
 from functools import lru_cache
 import numpy as np, pandas as pd
 import scipy.sparse as sp
-from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMNS, table_of, link_seeds, edge_table,
+from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMNS, table_of,
+                                link_seeds, edge_table,
                                 tree_paths, serialise_paths, cut_lines)
 
 # %% auto #0
@@ -50,7 +51,8 @@ def pcst_solver():
     "`pcst_fast.pcst_fast`, after checking it answers a known case right (the 1.0.10 PyPI wheels do not under numpy 2)."
     import pcst_fast
     e = np.array([[0, 1], [1, 2], [1, 4], [2, 3], [2, 5], [3, 6]], dtype=np.int64)
-    v, k = pcst_fast.pcst_fast(e, np.array([100., 0, 0, 0, 100, 100, 100]), np.array([10., 100, 10, 10, 10, 10]), -1, 2, "strong", 0)
+    v, k = pcst_fast.pcst_fast(e, np.array([100., 0, 0, 0, 100, 100, 100]), np.array([10., 100, 10, 10, 10, 10]), -1,
+                               2, "strong", 0)
     if sorted(v.tolist()) != list(range(7)) or sorted(k.tolist()) != [0, 2, 3, 4, 5]:
         raise RuntimeError("pcst_fast returns wrong indices (its PyPI wheel was built with a pybind11 that predates "
                            "numpy 2, "
@@ -131,7 +133,8 @@ INTENTS = {   # intent -> (query words, predicates whose evidence counts more fo
     "safety": (r"avoid\w*|contraindicat\w*|safe\w*|unsafe|risks?|adverse|toxic\w*|carriers?|carry|carries|harm\w*|worsen\w*"
                r"|aggravat\w*|induc\w*",
                ("contraindicated_with", "aggravates", "gene_drug_interaction", "induces")),
-    "genetics": (r"genes?|genetic\w*|variants?|mutations?|caus\w*|aetiolog\w*|etiolog\w*", ("caused_by_gene", "gene_drug_interaction")),
+    "genetics": (r"genes?|genetic\w*|variants?|mutations?|caus\w*|aetiolog\w*|etiolog\w*",
+                 ("caused_by_gene", "gene_drug_interaction")),
 }
 INTENT_BOOST = 10.0
 
@@ -260,7 +263,8 @@ def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFr
         ids = [s for s in dict.fromkeys(map(str, seeds))]
         known = [gi.canonical[s] for s in ids if s in gi.canonical]
         unknown = [s for s in ids if s not in gi.canonical]
-        df = table_of(SEED_COLUMNS, [dict(entity_id=k, name=gi.names[gi.index[k]], text=k, start=-1, end=-1, confidence=1.0, method="given") for k in dict.fromkeys(known)])
+        df = table_of(SEED_COLUMNS,
+                      [dict(entity_id=k, name=gi.names[gi.index[k]], text=k, start=-1, end=-1, confidence=1.0, method="given") for k in dict.fromkeys(known)])
         why = f"unknown seed ids: {', '.join(unknown)}" if unknown else ""
         return df, ("no known seed id" + (f" ({why})" if why else "") if df.empty else why)
     df = link_seeds(gi, query, how=how)
@@ -284,7 +288,8 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
     if not (is_chain_question(query) if chain is None else chain):
         off_intent, degree_norm, target_boost, off_chain = PLAIN_WALK.values()
     boost = query_intent(query) if intent else {}
-    params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood, token_budget=token_budget,
+    params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood,
+                  token_budget=token_budget,
                   intent=sorted(boost), off_intent=off_intent, degree_norm=degree_norm, target_boost=target_boost,
                   off_chain=off_chain)
     seed_df, reason = seed_indices(gi, query, seeds, how)
@@ -294,7 +299,8 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
     types = target_types(query, set(_entity_types(gi)[sorted(s_idx)])) if target_boost != 1.0 else ()
     params["target_types"] = list(types)
     r = walk_prizes(gi, s_idx, query, types, restart, degree_norm, target_boost, off_chain, depth)
-    adj, prize = pcst_tree(gi, r, sorted(s_idx), node_budget=max(node_budget, 1), depth=depth, neighbourhood=neighbourhood)
+    adj, prize = pcst_tree(gi, r, sorted(s_idx), node_budget=max(node_budget, 1), depth=depth,
+                           neighbourhood=neighbourhood)
     order = sorted(adj, key=lambda u: (-r[u], u))
     pairs = {(u, v) for u in adj for v in adj[u] if u < v}
     pairs |= {(u, v) for u in s_idx for v in s_idx if u < v and u in adj and v in adj}   # what links two seeds directly is always kept

@@ -351,7 +351,8 @@ def _handler_for(service: LocalEutils):
         protocol_version = "HTTP/1.0"                        # one request per connection, like a plain CGI
         def log_message(self, *args): pass
         def do_GET(self): _answer(service, self, urllib.parse.urlsplit(self.path).query)
-        def do_POST(self): _answer(service, self, self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode())
+        def do_POST(self): _answer(service, self,
+                                   self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode())
     return Handler
 
 # %% ../nbs/02c_pubmed.ipynb #42783f07
@@ -365,7 +366,8 @@ def _answer(service: LocalEutils, handler, raw: str) -> None:
     "Log the request, apply any injected fault, then answer it as E-utilities would."
     endpoint, params = urllib.parse.urlsplit(handler.path).path.rsplit("/", 1)[-1], dict(urllib.parse.parse_qsl(raw))
     with service._lock:
-        hit = dict(endpoint=endpoint, method=handler.command, params=params, at=service.clock(), n=service.count(endpoint))
+        hit = dict(endpoint=endpoint, method=handler.command, params=params, at=service.clock(),
+                   n=service.count(endpoint))
         service.hits.append(hit)
     fault = service.fail(hit) if service.fail else None
     if fault == "drop": return

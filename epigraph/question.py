@@ -195,7 +195,8 @@ TARGETS = {t.name: t for t in [
     Target("onset", ("characterized_by",), ("phenotype",), "HP:0003674", "onset"),
     Target("inheritance", ("characterized_by",), ("phenotype",), "HP:0000005", "mode of inheritance"),
     Target("seizure_type", ("characterized_by",), ("phenotype", "seizure_type"), "HP:0001250", "seizure type"),
-    Target("adverse_event", ("induces",), ("disease", "adverse_effect", "phenotype", "chemical", "drug"), None, "adverse event",
+    Target("adverse_event", ("induces",), ("disease", "adverse_effect", "phenotype", "chemical", "drug"), None,
+           "adverse event",
            "tail"),
     Target("gene", ("caused_by_gene", "gene_drug_interaction"), ("gene", "variant"), None, "gene"),
     Target("disease", ("caused_by_gene", "characterized_by", "induces"), ("disease", "syndrome"), None, "disease"),
@@ -210,14 +211,16 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
                r"\baggravat\w*|\bshould(?:n't| not| i not| we not)\b|\bnot (?:be "
                r")?(?:given|used|prescribed|offered|started|give|use|start)\b"),
     ("guideline", r"\bguidelines?\b|\bcpic\b|\bpublication\b|\bsupersed\w*|\breplac\w*|\bupdated?\b"),
-    ("onset", r"\bwhen (?:does|do|did|will|would|is|are|might)\b[^?]*\b(?:start|begin|appear|present|develop|manifest)\w*|"
+    ("onset",
+     r"\bwhen (?:does|do|did|will|would|is|are|might)\b[^?]*\b(?:start|begin|appear|present|develop|manifest)\w*|"
               r"\bat what age\b|\bwhat age\b|\bhow old\b|\bonset\b|\bbegin\w*|\bstart\w* "
               r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
     ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpassed (?:on|down)\b|\bruns? in (?:the "
                     r")?famil\w*|\bautosomal\b|\bx-linked\b"),
     ("seizure_type", r"\bseizure types?\b|\bkinds? of seizures?\b|\btypes? of seizures?\b|\bwhat seizures\b"),
-    ("adverse_event", r"\bside[- ]?effects?\b|\badverse\b|\binduc\w*|\bprovok\w*|\btrigger\w*|\btoxicit\w*|\breactions?\b|"
+    ("adverse_event",
+     r"\bside[- ]?effects?\b|\badverse\b|\binduc\w*|\bprovok\w*|\btrigger\w*|\btoxicit\w*|\breactions?\b|"
                       r"\bafter (?:starting|taking|receiving|being given|exposure)\b|\bdeveloped\b"),
     ("gene", r"\bgenes?\b|\bgenetic\w*|\bmutations?\b|\bvariants?\b|\bcaused by\b|\bgenotyp\w*|\bpharmacogen\w*|"
              r"\btesting\b|\btest for\b"),
@@ -499,7 +502,8 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     low, target = masked.lower(), question_target(fixed, {e["type"] for e in ents}, masked)
     form = _form(masked, target)
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets
-    q = Question(text, ents, target, form, *(parse_as_of(fixed) if form not in ("replaced", "current") else (None, None)),
+    q = Question(text, ents, target, form,
+                 *(parse_as_of(fixed) if form not in ("replaced", "current") else (None, None)),
                  sorted({g.group() for g in GENOTYPE.finditer(fixed)}),
                  [p for p, pat in POPULATIONS.items() if re.search(pat, low)], bool(NEGATION.search(last_clause(low))),
                  _unknown_words(fixed, list(zip(seeds.start, seeds.end)), _name_words(gi)), notes, [], fixed,

@@ -76,7 +76,8 @@ def option_entities(gi: GraphIndex, options: list[str], option_ids: list|None = 
 def touches(row, ent: Entity|None, end: str) -> bool:
     "Does the manifest row's `end` ('head' or 'tail') denote the entity?"
     if ent is None: return False
-    i, n = (row[end], row[f"{end}_name"]) if isinstance(row, pd.Series) else (getattr(row, end), getattr(row, f"{end}_name"))
+    i, n = (row[end], row[f"{end}_name"]) if isinstance(row, pd.Series) else (getattr(row, end),
+                                                                              getattr(row, f"{end}_name"))
     return (isinstance(i, str) and i in ent.ids) or (isinstance(n, str) and word_key(n) in ent.keys)
 
 # %% ../nbs/11e_readers.ipynb #d004cfa4
@@ -231,7 +232,8 @@ def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text
 # %% ../nbs/11e_readers.ipynb #77efa162
 def _picked(reading: Reading, options: list[str]) -> str:
     "'Answer: B) option', with any full stop inside the option's text dropped, so the answer stays one sentence with its citations."
-    return f"Answer: {chr(65 + reading.choice)}) " + re.sub(r"[.!?]\s+(?=[A-Z0-9(\[])", " ", str(options[reading.choice]).strip())
+    return f"Answer: {chr(65 + reading.choice)}) " + re.sub(r"[.!?]\s+(?=[A-Z0-9(\[])", " ",
+                                                            str(options[reading.choice]).strip())
 
 def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|None) -> str:
     "The templated answer: the choice with its citations, the refusals, then one cited sentence per fact used."
@@ -244,7 +246,8 @@ def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|No
         pick = _picked(reading, options)
         if reading.decisive and reading.kind != "yes_no":     # the answer line states the fact it rests on, so it is a checkable claim
             top = manifest.iloc[reading.decisive[0]]
-            lines.append(_sentence(f"{pick}, because {fact_sentence(top)[:1].lower()}{fact_sentence(top)[1:]}", cites(manifest, reading.decisive[:1])))
+            lines.append(_sentence(f"{pick}, because {fact_sentence(top)[:1].lower()}{fact_sentence(top)[1:]}",
+                                   cites(manifest, reading.decisive[:1])))
             refusing = refusing + [reading.decisive[0]]
         else:
             lines.append(_sentence(f"{pick}{', the only option not refused' if not reading.decisive and refusing else ''}",
@@ -273,7 +276,8 @@ def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -
     others = [str(r.tail_name) if word_key(str(r.head_name)) == word_key(about) else str(r.head_name) for r in rows.itertuples()]
     rest = [n for n in reading.subjects if n != about]
     tail = f", not to {' or '.join(rest)}" if rest else ""
-    return _sentence(f"{pick}: the evidence given relates {about} to {', '.join(dict.fromkeys(others))}{tail}", cites(manifest, reading.looked))
+    return _sentence(f"{pick}: the evidence given relates {about} to {', '.join(dict.fromkeys(others))}{tail}",
+                     cites(manifest, reading.looked))
 
 # %% ../nbs/11e_readers.ipynb #36e9fbeb
 PMID_NAMED = re.compile(r"\bPMID:?\s*(\d{1,9})\b")
@@ -296,7 +300,8 @@ def option_rows(manifest: pd.DataFrame, question: str, options: list[str], opts:
         out.append(sorted(rows, key=lambda j: (first_day(manifest.iloc[j].date), j)))
     return out
 
-def _fact(manifest: pd.DataFrame, j: int) -> tuple: return (manifest.iloc[j]["head"], manifest.iloc[j].predicate, manifest.iloc[j]["tail"])
+def _fact(manifest: pd.DataFrame, j: int) -> tuple: return (manifest.iloc[j]["head"], manifest.iloc[j].predicate,
+                                                            manifest.iloc[j]["tail"])
 
 # %% ../nbs/11e_readers.ipynb #72d8f8d6
 def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, gi: GraphIndex, option_ids=None,
@@ -359,7 +364,8 @@ def _read_onset_order(q: Question, options, manifest, gi, opts, skip, s) -> Read
                  and any(_links(r, o, q) for q in q_ents) for h in ONSET_IN_TEXT.findall(str(r.text)) if h in win]
         if found: onset[k] = min(found, key=lambda f: (f[0][1], f[0][2], f[1]))
     s = s.assign(onset=[onset[k][0][0] if k in onset else None for k in s.option])
-    if len(onset) < len(options): return Reading("onset", None, {}, [], "the evidence gives no onset for every option", s)
+    if len(onset) < len(options): return Reading("onset", None, {}, [],
+                                                 "the evidence gives no onset for every option", s)
     first = [k for k in onset if all(onset[k][0][2] <= onset[m][0][1] for m in onset if m != k)]
     if len(first) != 1: return Reading("onset", None, {}, [], "the options' onsets overlap", s)
     k = first[0]; rest = [m for m in onset if m != k]
@@ -377,7 +383,8 @@ def _dated_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]
                      + (f" (evidence dated {dates})" if dates else ""), cited)
 
 # %% ../nbs/11e_readers.ipynb #301010cb
-FREE_ORDER = {"first_line_for": 0, "contraindicated_with": 1, "aggravates": 2, "treated_with": 3, "gene_drug_interaction": 4,
+FREE_ORDER = {"first_line_for": 0, "contraindicated_with": 1, "aggravates": 2, "treated_with": 3,
+              "gene_drug_interaction": 4,
               "caused_by_gene": 5, "induces": 6, "characterized_by": 7}
 
 def question_entities(gi: GraphIndex, question: str) -> list[Entity]:
@@ -389,7 +396,8 @@ def read_offline(question: str, options: list[str]|None, manifest: pd.DataFrame,
                  option_ids: list|None = None, verify: bool = True, registry=None, parsed: Question|None = None) -> Reading:
     "The offline reader's decision on a question (with or without options) from an evidence manifest and the parse."
     q = parsed or parse_question(question, gi)
-    rd = _read_offline(q, options, manifest, gi, option_ids, set(unverified_rows(manifest, registry)) if verify else set())
+    rd = _read_offline(q, options, manifest, gi, option_ids,
+                       set(unverified_rows(manifest, registry)) if verify else set())
     rd.unverified = unverified_rows(manifest, registry) if verify else []
     return rd
 

@@ -371,7 +371,8 @@ def cid_table(documents: pd.DataFrame, mentions: pd.DataFrame, gold: set, triple
     rows = [relation_scores(cooccurrence_cid(documents, mentions), gold, "co-occurrence")]
     rows += [relation_scores(t, gold, name) for name, t in triplets.items()]
     c = consensus(*triplets.values())
-    rows += [relation_scores(c, gold, "consensus: any"), relation_scores(c[c.n_extractors >= 2], gold, "consensus: ≥2 agree")]
+    rows += [relation_scores(c, gold, "consensus: any"),
+             relation_scores(c[c.n_extractors >= 2], gold, "consensus: ≥2 agree")]
     return pd.concat(rows, ignore_index=True).assign(entities=label)
 
 # %% ../nbs/07_relations.ipynb #d41f0b90
@@ -402,7 +403,8 @@ def extract(documents: pd.DataFrame, mentions: pd.DataFrame|None = None, use_llm
     if failed := _entity_errors(mentions):   # a document the entity extractor cannot read is set aside, not kept
         problems += failed; docs = docs[~docs.pmid.isin({p for p, _ in failed})].reset_index(drop=True)
     built = documents_entities(docs, mentions)   # once, for both extractors
-    tables = {"rule": rule_triplets(docs, mentions, docs=built), "learned": learned_triplets(docs, mentions, model, docs=built)}
+    tables = {"rule": rule_triplets(docs, mentions, docs=built),
+              "learned": learned_triplets(docs, mentions, model, docs=built)}
     llm_errors = pd.DataFrame(columns=LLM_ERROR_COLUMNS)
     if use_llm: tables["llm"], llm_errors = llm_triplets(docs, mentions)
     triplets = consensus(*tables.values())

@@ -201,8 +201,10 @@ def synthetic_kg(n_nodes: int = 2_000, n_edges: int = 8_000, seed: int = 0, beta
     pc = rng.geometric(0.5, n_edges)
     start = SYNTHETIC_PMID_BASE + np.r_[0, np.cumsum(pc)[:-1]]
     trip = pd.DataFrame(dict(triplet_id=[f"t:syn{i}" for i in range(n_edges)], head=ids[h],
-                             predicate=np.array(["treated_with", "caused_by_gene", "characterized_by", "induces", "gene_drug_interaction"])[rng.integers(0, 5, n_edges)],
-                             tail=ids[t], paper_count=pc, tier=rng.choice(["GOLD", "SILVER", "BRONZE"], n_edges, p=[0.4, 0.05, 0.55]),
+                             predicate=np.array(["treated_with", "caused_by_gene", "characterized_by", "induces",
+                                                 "gene_drug_interaction"])[rng.integers(0, 5, n_edges)],
+                             tail=ids[t], paper_count=pc, tier=rng.choice(["GOLD", "SILVER", "BRONZE"], n_edges,
+                                                                          p=[0.4, 0.05, 0.55]),
                              pmids=[list(range(s, s + c)) for s, c in zip(start.tolist(), pc.tolist())]))
     return TableGraph(ents, trip)
 

@@ -33,7 +33,8 @@ def task_retriever(items: list[Item], base: Retriever|None = None) -> Retriever:
     if not any(it.meta.get("held_out") or it.meta.get("held_out_rows") for it in items): return base
     kg = base.graph.kg
     ev = kg.evidence[~_held_rows(items, kg.evidence)].reset_index(drop=True)
-    kept = dataclasses.replace(kg, triplets=kg.triplets[kg.triplets.triplet_id.isin(set(ev.triplet_id))].reset_index(drop=True),
+    kept = dataclasses.replace(kg,
+                               triplets=kg.triplets[kg.triplets.triplet_id.isin(set(ev.triplet_id))].reset_index(drop=True),
                                evidence=ev)
     return Retriever(kept, passages=base._passages)
 
@@ -81,7 +82,8 @@ def code_version() -> str:
     return h.hexdigest()[:12]
 
 def _run_key(item: Item, arm: str, reader: str, params: dict) -> str:
-    blob = json.dumps([item.task, item.item_id, item.question, item.options, arm, reader, params, code_version()], sort_keys=True, default=str)
+    blob = json.dumps([item.task, item.item_id, item.question, item.options, arm, reader, params, code_version()],
+                      sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 def _cache_path(name: str) -> Path:
@@ -135,9 +137,11 @@ def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str 
                 for arm in arms_:
                     key = _run_key(it, arm, reader, params)
                     if key not in done:
-                        a = answer(it.question, it.options, arm=arm, reader=reader, retriever=R, option_ids=it.option_ids, llm=llm,
+                        a = answer(it.question, it.options, arm=arm, reader=reader, retriever=R,
+                                   option_ids=it.option_ids, llm=llm,
                                    hints=item_hints(it), **params)
-                        row = dict(key=key, task=task, item_id=it.item_id, split=it.split, kind=it.kind, arm=arm, reader=a.reader,
+                        row = dict(key=key, task=task, item_id=it.item_id, split=it.split, kind=it.kind, arm=arm,
+                                   reader=a.reader,
                                    choice=a.choice, chosen=a.chosen, gold=it.answer, seconds=round(a.seconds, 4), text=a.text,
                                    cited=a.cited, manifest_rows=len(a.manifest), **score_answer(it, a, registry, names))
                         cache.write(json.dumps(row, default=str) + "\n"); cache.flush()
@@ -164,7 +168,8 @@ def compare(results: pd.DataFrame, metric: str = "correct", reference: str = "pp
             x = h[metric].dropna().astype(float)
             if not len(x): continue
             mw = metrics.mann_whitney(ref, x)
-            rows.append(dict(task=task, arm=arm, reference=reference, metric=metric, arm_mean=x.mean(), reference_mean=ref.mean(),
+            rows.append(dict(task=task, arm=arm, reference=reference, metric=metric, arm_mean=x.mean(),
+                             reference_mean=ref.mean(),
                              difference=ref.mean() - x.mean(), relative_gain=(ref.mean() - x.mean()) / x.mean() if x.mean() else math.nan,
                              p=mw["p"]))
     out = pd.DataFrame(rows)

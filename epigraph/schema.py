@@ -201,13 +201,15 @@ def validate_mentions(df: pd.DataFrame, resolved_only: bool = False) -> pd.DataF
     t = "mentions"; _require_columns(df, t, columns(Mention))
     st = pd.to_numeric(df["start"], errors="coerce")
     _check(df, t, "start", (st >= 0) & (st == st.round()), "is not a non-negative integer offset", "pmid")
-    _check(df, t, "end", pd.to_numeric(df["end"], errors="coerce") > pd.to_numeric(df["start"], errors="coerce"), "is not greater than start", "pmid")
+    _check(df, t, "end", pd.to_numeric(df["end"], errors="coerce") > pd.to_numeric(df["start"], errors="coerce"),
+           "is not greater than start", "pmid")
     _check(df, t, "text", df["text"].map(lambda v: isinstance(v, str) and v != ""), "is not a non-empty string", "pmid")
     ids = df["entity_id"]
     _check(df, t, "entity_id", ids.map(is_curie) | (ids.isna() & (not resolved_only)), "is not a CURIE with a known "
                                                                                        "prefix" + (" (resolved mentions required)" if resolved_only else " or empty"), "pmid")
     _check(df, t, "layer", _is_in(df["layer"], LAYERS) | df["layer"].isna(), f"is not one of {list(LAYERS)}", "pmid")
-    _check(df, t, "score", pd.to_numeric(df["score"], errors="coerce").between(0, 1), "is not a score in [0, 1]", "pmid")
+    _check(df, t, "score", pd.to_numeric(df["score"], errors="coerce").between(0, 1),
+           "is not a score in [0, 1]", "pmid")
     return df
 
 def validate_entities(df: pd.DataFrame) -> pd.DataFrame:
@@ -225,7 +227,8 @@ def validate_evidence(df: pd.DataFrame) -> pd.DataFrame:
     _check(df, t, "evidence_id", df["evidence_id"].notna() & ~df["evidence_id"].duplicated(), "is missing or a "
                                                                                               "duplicate", "doc_id")
     for c in ("doc_id", "quote", "extractor", "source"):
-        _check(df, t, c, df[c].map(lambda v: isinstance(v, str) and v.strip() != ""), "is not a non-empty string", "evidence_id")
+        _check(df, t, c, df[c].map(lambda v: isinstance(v, str) and v.strip() != ""),
+               "is not a non-empty string", "evidence_id")
     return df
 
 # %% ../nbs/01_schema.ipynb #42821210
@@ -238,13 +241,16 @@ def validate_triplets(df: pd.DataFrame) -> pd.DataFrame:
     fam = df["predicate"].map(lambda p: PREDICATES[p].family)
     _check(df, t, "family", df["family"] == fam, "is not the family of this row's predicate", "predicate")
     for c, attr in (("head_layer", "head_layers"), ("tail_layer", "tail_layers")):
-        ok = pd.Series([l in getattr(PREDICATES[p], attr) for p, l in zip(df["predicate"], df[c])], index=df.index, dtype=bool)
+        ok = pd.Series([l in getattr(PREDICATES[p], attr) for p, l in zip(df["predicate"], df[c])],
+                       index=df.index, dtype=bool)
         _check(df, t, c, ok, "is not a layer this predicate allows", "predicate")
     pc = pd.to_numeric(df["paper_count"], errors="coerce")
     _check(df, t, "paper_count", (pc >= 0) & (pc == pc.round()), "is not a non-negative integer", "head")
-    _check(df, t, "evidence_ids", df["evidence_ids"].map(lambda v: hasattr(v, "__len__") and not isinstance(v, str) and len(v) > 0), "is not a non-empty list of evidence ids", "head")
+    _check(df, t, "evidence_ids",
+           df["evidence_ids"].map(lambda v: hasattr(v, "__len__") and not isinstance(v, str) and len(v) > 0), "is not a non-empty list of evidence ids", "head")
     _check(df, t, "tier", _is_in(df["tier"], TIERS), f"is not one of {'/'.join(TIERS)}", "head")
-    _check(df, t, "low_evidence", df["low_evidence"].map(lambda v: isinstance(v, (bool, np.bool_))), "is not a boolean", "head")
+    _check(df, t, "low_evidence", df["low_evidence"].map(lambda v: isinstance(v, (bool, np.bool_))),
+           "is not a boolean", "head")
     return df
 
 # %% ../nbs/01_schema.ipynb #d6ee3cbf
@@ -271,7 +277,8 @@ def evidence_key(pmid, source: str, record_id) -> str:
 
 def evidence_keys(rows: pd.DataFrame) -> pd.Series:
     "`evidence_key` of every row of a frame with `pmid`, `source` and `record_id` columns (same index)."
-    return pd.Series([evidence_key(p, s, r) for p, s, r in zip(rows["pmid"], rows["source"], rows["record_id"])], index=rows.index)
+    return pd.Series([evidence_key(p, s, r) for p, s, r in zip(rows["pmid"], rows["source"], rows["record_id"])],
+                     index=rows.index)
 
 # %% ../nbs/01_schema.ipynb #fad3641d
 CITATION = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)"

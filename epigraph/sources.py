@@ -29,7 +29,8 @@ class Rejects:
     def __init__(self, source: str): self.source, self.rows = source, []
     def add(self, file, line: int|None, record_id, reason: str):
         "Set one record aside; logged as a one-line warning (only the first `logged` of them)."
-        self.rows.append(dict(source=self.source, file=str(file), line=line, record_id=None if record_id is None else str(record_id), reason=reason))
+        self.rows.append(dict(source=self.source, file=str(file), line=line,
+                              record_id=None if record_id is None else str(record_id), reason=reason))
         name, n, log = Path(str(file)).name, len(self.rows), get_logger("epigraph.sources")
         if n <= self.logged: log.warning(f"{name} line {line}: {reason} — record skipped (see rejects)")
         elif n == self.logged + 1:
@@ -116,7 +117,8 @@ class _PubTatorReader:
 
     def abstract(self, no, pmid, abstract):
         if (p := self.pending) and p["pmid"] == pmid:
-            doc = dict(pmid=int(pmid), title=p["title"], abstract=abstract, text=p["title"] + " " + abstract, source=self.source)
+            doc = dict(pmid=int(pmid), title=p["title"], abstract=abstract, text=p["title"] + " " + abstract,
+                       source=self.source)
             self.first_line[doc["pmid"]], self.pending, self.block = p["line"], None, doc
             self.docs.append(doc)
         elif (b := self.block) and "rejected" in b and b["expects_abstract"] and b["pmid"] == pmid:
@@ -216,7 +218,8 @@ def write_pubtator(loaded_or_tables: Loaded|dict[str, pd.DataFrame], path: Path|
     tables = loaded_or_tables.tables if isinstance(loaded_or_tables, Loaded) else loaded_or_tables
     annotations, blocks = _annotation_lines(tables), []
     for d in tables["documents"].itertuples(index=False):
-        head = [f"{d.pmid}|t|{_field(d.title, d.pmid, 'title')}", f"{d.pmid}|a|{_field(d.abstract, d.pmid, 'abstract')}"]
+        head = [f"{d.pmid}|t|{_field(d.title, d.pmid, 'title')}",
+                f"{d.pmid}|a|{_field(d.abstract, d.pmid, 'abstract')}"]
         blocks.append("\n".join(head + annotations.pop(int(d.pmid), [])))
     if annotations: raise ValueError(f"annotations for PMID {next(iter(annotations))} have no document in `documents` "
                                      "— cannot write them")

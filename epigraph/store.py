@@ -77,7 +77,8 @@ def _sha_file(p: Path) -> str: return hashlib.sha256(p.read_bytes()).hexdigest()
 
 _STR_LISTS = {"synonyms", "xrefs", "parents", "evidence_ids", "extractors", "sources"}
 _INTS = {"paper_count", "n_independent", "pmid", "pmids"}
-_BOOLS = {"is_protected", "cross_tier_confirmed", "low_evidence", "suppressed", "date_is_estimated", "curated_gold", "applied"}
+_BOOLS = {"is_protected", "cross_tier_confirmed", "low_evidence", "suppressed", "date_is_estimated",
+          "curated_gold", "applied"}
 
 def arrow_table(df: pd.DataFrame):
     "The table with an explicit Arrow type per column and no pandas metadata, so bytes depend on values only."
@@ -107,7 +108,8 @@ def arrow_table(df: pd.DataFrame):
 def _write_table(df: pd.DataFrame, path: Path, hashes) -> dict:
     import pyarrow.parquet as pq
     pq.write_table(arrow_table(df), path, compression="zstd")
-    return dict(rows=len(df), file_sha256=_sha_file(path), rows_sha256=hashlib.sha256("".join(hashes).encode()).hexdigest())
+    return dict(rows=len(df), file_sha256=_sha_file(path),
+                rows_sha256=hashlib.sha256("".join(hashes).encode()).hexdigest())
 
 def _write_tables(kg: KG, folder: Path, extra: dict, tables: dict|None = None) -> None:
     "The Parquet tables (the KG's, then `tables`), then `manifest.json` (their hashes, the inputs, `extra`)."

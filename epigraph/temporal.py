@@ -185,7 +185,8 @@ def _stale_hash_dropped(df: pd.DataFrame) -> pd.DataFrame:
 def date_evidence(kg, registry: PMIDRegistry|None = None, model: YearModel|None = None):
     "The graph with every evidence row dated (real dates win) and its triplets' first/last evidence dates."
     ev = date_evidence_table(_table(kg, "evidence"), registry, model)
-    return _with_tables(kg, evidence=_stale_hash_dropped(ev), triplets=_stale_hash_dropped(triplet_dates(_table(kg, "triplets"), ev)))
+    return _with_tables(kg, evidence=_stale_hash_dropped(ev),
+                        triplets=_stale_hash_dropped(triplet_dates(_table(kg, "triplets"), ev)))
 
 # %% ../nbs/09_temporal.ipynb #ba7068a1
 def _rebuild_with_graph(kg, ev: pd.DataFrame):
@@ -255,7 +256,8 @@ def guideline_versions(cpic=None) -> pd.DataFrame:
         for i, p in grp.iterrows():
             nxt, prev = (grp.iloc[i+1] if i + 1 < len(grp) else None), (grp.iloc[i-1] if i > 0 else None)
             covered = sorted({d for d, since in drugs.get(int(gid), []) if since is None or since <= p.publication_date})
-            rows.append(dict(guideline_id=int(gid), guideline=names[gid], version=i + 1, pmid=int(p.pmid), title=p.title,
+            rows.append(dict(guideline_id=int(gid), guideline=names[gid], version=i + 1,
+                             pmid=int(p.pmid), title=p.title,
                 valid_from=p.publication_date, valid_from_precision=p.date_precision,
                 valid_until=None if nxt is None else nxt.publication_date,
                 supersedes=None if prev is None else int(prev.pmid), superseded_by=None if nxt is None else int(nxt.pmid),
@@ -293,7 +295,8 @@ def gene_intervals(g4e=None) -> pd.DataFrame:
         for i, d in enumerate(dates + [None]):
             if d is not None and d in present: run.append(d); continue
             if run:
-                rows.append(dict(hgnc_id=hgnc, symbol=symbol, valid_from=run[0], valid_until=d, first_release=run[0].strftime("%Y-%m"),
+                rows.append(dict(hgnc_id=hgnc, symbol=symbol, valid_from=run[0], valid_until=d,
+                                 first_release=run[0].strftime("%Y-%m"),
                                  last_release=run[-1].strftime("%Y-%m"), n_releases=len(run)))
                 run = []
     out = pd.DataFrame(rows)
@@ -313,7 +316,8 @@ def release_diffs(g4e=None) -> pd.DataFrame:
     rows, prev = [], set()
     for rel, grp in genes.groupby("release"):
         cur = set(grp.hgnc_id)
-        rows.append(dict(release=rel, genes=len(cur), added=len(cur - prev) if prev else len(cur), dropped=len(prev - cur),
+        rows.append(dict(release=rel, genes=len(cur), added=len(cur - prev) if prev else len(cur),
+                         dropped=len(prev - cur),
                          added_symbols=sorted(grp[grp.hgnc_id.isin(cur - prev)].symbol) if prev else [],
                          dropped_ids=sorted(prev - cur)))
         prev = cur
@@ -340,7 +344,8 @@ def onset_anchor_table(phenotypes: pd.DataFrame) -> pd.DataFrame:
     for t in onset_terms(phenotypes).itertuples():
         a = onset_anchor(t.name, t.definition)
         s, e = a.days_from_birth() if a else (None, None)
-        rows.append(dict(hpo_id=t.id, name=t.name, resolved=a is not None, iso=a and a.iso, start=a and a.start, end=a and a.end,
+        rows.append(dict(hpo_id=t.id, name=t.name, resolved=a is not None, iso=a and a.iso, start=a and a.start,
+                         end=a and a.end,
                          reference=a and a.reference, precision=a and a.precision, from_birth_start_days=s, from_birth_end_days=e,
                          quote=a and a.quote, definition=t.definition))
     return pd.DataFrame(rows)
@@ -353,7 +358,8 @@ def onset_annotations(hpo=None, anchors: pd.DataFrame|None = None) -> pd.DataFra
     onset_ids = set(anchors.hpo_id)
     ph = dp[dp.onset.notna()].assign(kind="phenotype onset", onset_id=lambda d: d.onset)
     dis = dp[dp.hpo_id.isin(onset_ids)].assign(kind="disease onset", onset_id=lambda d: d.hpo_id)
-    out = pd.concat([ph, dis], ignore_index=True)[["kind", "disease_id", "hpo_id", "onset_id", "negated", "evidence", "pmids", "line"]]
+    out = pd.concat([ph, dis], ignore_index=True)[["kind", "disease_id", "hpo_id", "onset_id", "negated", "evidence",
+                                                   "pmids", "line"]]
     return out.merge(anchors[["hpo_id", "name", "resolved", "iso", "reference", "from_birth_start_days", "from_birth_end_days"]]
                      .rename(columns={"hpo_id": "onset_id", "name": "onset_name"}), on="onset_id", how="left") \
               .assign(resolved=lambda d: d.resolved.fillna(False).astype(bool))
@@ -408,7 +414,8 @@ def _onset_of(detail) -> str|None:
 def anchor_triplets(kg, phenotypes: pd.DataFrame|None = None):
     "The graph with `anchor` (ISO window) and `anchor_terms` (HPO onset ids) on triplets that carry an HPO onset."
     phenotypes = load_hpo()["phenotypes"] if phenotypes is None else phenotypes
-    anchors = onset_anchor_table(phenotypes).query("resolved").rename(columns={"hpo_id": "onset_id", "name": "onset_name"})
+    anchors = onset_anchor_table(phenotypes).query("resolved").rename(columns={"hpo_id": "onset_id",
+                                                                               "name": "onset_name"})
     known = set(anchors.onset_id)
     ev, tr = _table(kg, "evidence"), _table(kg, "triplets").copy()
     hpo_ev = ev[ev.source == "hpo"]

@@ -55,7 +55,8 @@ def document_graphs(kg) -> pd.DataFrame:
     return out.sort_values(DOC_COLUMNS).drop_duplicates(["doc", "triplet_id"]).reset_index(drop=True)
 
 # %% ../nbs/11a_uretrieval.ipynb #5018dd2a
-CATEGORY = {"L1": "Diagnosis", "L2": "Symptoms and findings", "L3": "Genetics", "L4": "Medication", "L5": "Adverse effects"}
+CATEGORY = {"L1": "Diagnosis", "L2": "Symptoms and findings", "L3": "Genetics", "L4": "Medication",
+            "L5": "Adverse effects"}
 
 def entity_tags(kg, gi: GraphIndex) -> tuple[np.ndarray, np.ndarray]:
     "Each graph entity's category tag and type tag, in GraphIndex order (`cat:Other`/`type:unknown` when unknown)."
@@ -72,7 +73,8 @@ def leaf_tag_matrix(docs: pd.DataFrame, gi: GraphIndex, cat: np.ndarray, typ: np
     names, doc_i = np.unique(d.doc.astype(str).to_numpy(object), return_inverse=True)
     h, t = gi.head[r], gi.tail[r]
     ent = np.array(["ent:" + x for x in gi.ids], dtype=object)
-    tags = np.r_[np.array(["rel:" + x for x in gi.predicate], dtype=object)[r], ent[h], cat[h], typ[h], ent[t], cat[t], typ[t]]
+    tags = np.r_[np.array(["rel:" + x for x in gi.predicate], dtype=object)[r], ent[h], cat[h], typ[h], ent[t],
+                 cat[t], typ[t]]
     vocab, col = np.unique(tags, return_inverse=True)
     names, vocab = names.tolist(), vocab.tolist()
     row = np.tile(doc_i, 7)
@@ -160,7 +162,8 @@ def tree_key(names: list[str], vocab: list[str], C: sp.csr_matrix, **params) -> 
     for a in (C.indptr, C.indices, C.data): h.update(np.ascontiguousarray(a).tobytes())
     return h.hexdigest()[:20]
 
-def cached_tag_tree(names: list[str], vocab: list[str], C: sp.csr_matrix, folder: Path|None = None, rebuild: bool = False,
+def cached_tag_tree(names: list[str], vocab: list[str], C: sp.csr_matrix, folder: Path|None = None,
+                    rebuild: bool = False,
                     **params) -> tuple[pd.DataFrame, str]:
     "The tag tree for these document graphs, from `build_dir/uretrieval/<key>.parquet` or built (and saved) now."
     params = dict(dict(threshold=MERGE_THRESHOLD, top_share=TOP_SHARE, max_layers=MAX_LAYERS, partners=PARTNERS), **params)
@@ -175,7 +178,8 @@ def cached_tag_tree(names: list[str], vocab: list[str], C: sp.csr_matrix, folder
 # %% ../nbs/11a_uretrieval.ipynb #54254e27
 def tree_table(tree: pd.DataFrame) -> pd.DataFrame:
     "Per level: nodes created, the round's threshold, mean and largest number of document graphs under a node."
-    return (tree.groupby("level").agg(nodes=("node", "size"), threshold=("threshold", "first"), mean_docs=("leaves", "mean"),
+    return (tree.groupby("level").agg(nodes=("node", "size"), threshold=("threshold", "first"),
+                                      mean_docs=("leaves", "mean"),
                                       max_docs=("leaves", "max")).round(3).reset_index())
 
 # %% ../nbs/11a_uretrieval.ipynb #efdb1d60
@@ -261,7 +265,8 @@ def query_tags(ui: UIndex, query: str, seeds: pd.DataFrame) -> dict[str, float]:
     for t in cue_tags(query): w[t] = max(w.get(t, 0.0), 0.5)
     return {t: v * float(ui.idf[ui.col[t]]) for t, v in sorted(w.items()) if t in ui.col}
 
-def descend(ui: UIndex, q: dict[str, float], max_leaves: int = 3) -> tuple[list[int], list[list[int]], np.ndarray, np.ndarray]:
+def descend(ui: UIndex, q: dict[str, float], max_leaves: int = 3) -> tuple[list[int], list[list[int]],
+                                                                           np.ndarray, np.ndarray]:
     "Walk down from the root to the best-covering leaves: (leaves, the frontier at each level, coverage, cosine of every node)."
     cols, w = [ui.col[t] for t in q], np.array(list(q.values()))
     cover = np.round(ui.present[:, cols] @ w / w.sum(), 9)

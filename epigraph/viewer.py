@@ -24,16 +24,19 @@ def subgraph_html(retrieved: Retrieved, gi: GraphIndex, title: str = "") -> str:
     "A self-contained interactive HTML page of a retrieval result's nodes and edges (no external resources; the title escaped)."
     import html
     from pyvis.network import Network
-    net = Network(height="640px", width="100%", directed=True, cdn_resources="in_line", notebook=False, heading=html.escape(title))
+    net = Network(height="640px", width="100%", directed=True, cdn_resources="in_line", notebook=False,
+                  heading=html.escape(title))
     layer = dict(zip(gi.kg.entities.entity_id, gi.kg.entities.layer))
     seeds = set(retrieved.seeds.entity_id)
     ids = sorted(set(retrieved.nodes.entity_id) | set(retrieved.edges["head"]) | set(retrieved.edges["tail"]))
     for n in ids:
         name = gi.names[gi.index[n]] if n in gi.index else n
-        net.add_node(n, label=name, color=LAYER_COLOURS.get(layer.get(n), "#777777"), size=26 if n in seeds else 13, title=f"{name}\n{n}")
+        net.add_node(n, label=name, color=LAYER_COLOURS.get(layer.get(n), "#777777"), size=26 if n in seeds else 13,
+                     title=f"{name}\n{n}")
     for e in retrieved.edges.itertuples(index=False):
         pm = ", ".join(map(str, list(e.pmids)[:10])) or "none (curated source)"
-        net.add_edge(e.head, e.tail, color=TIER_COLOURS.get(e.tier, "#777777"), width=1 + min(int(e.paper_count), 8) / 2,
+        net.add_edge(e.head, e.tail, color=TIER_COLOURS.get(e.tier, "#777777"),
+                     width=1 + min(int(e.paper_count), 8) / 2,
                      title=f"{e.predicate} — {e.tier}\npapers: {e.paper_count}\nPMIDs: {pm}")
     net.set_options('{"layout": {"randomSeed": 7}, "physics": {"stabilization": {"iterations": 200}}}')
     return offline_html(net.generate_html())
