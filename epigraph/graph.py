@@ -23,8 +23,8 @@ __all__ = ['CANONICAL_ORDER', 'MERGE_COLUMNS', 'XREF_PREFIXES', 'DISEASE_PREFIXE
            'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE', 'canonical_ids',
            'entities_table', 'name_key', 'merge_rows', 'source_links', 'epio_xref_pairs', 'name_kind', 'name_merges',
            'claim_fits', 'safe_merges', 'entity_merges', 'triplet_id', 'evidence_table', 'tier_of', 'lists_by',
-           'triplets_table', 'find_conflicts', 'KG', 'row_hashes', 'with_hashes', 'set_aside', 'merge_and_resolve',
-           'assemble', 'validate_kg', 'unresolvable_evidence', 'split_names']
+           'triplets_table', 'find_conflicts', 'KG', 'is_arrow_text', 'row_hashes', 'with_hashes', 'set_aside',
+           'merge_and_resolve', 'assemble', 'validate_kg', 'unresolvable_evidence', 'split_names']
 
 # %% ../nbs/08_graph.ipynb #78a191c4
 CANONICAL_ORDER = ("HGNC", "OMIM", "ORPHA", "MONDO", "DOID", "EPIO", "HP", "MESH", "RXNORM", "CPIC", "CURATED",
@@ -344,8 +344,7 @@ class KG:
     # KG(entities, triplets, evidence, conflicts, rejects, stages) written positionally stays valid
     def __repr__(self):
         return (f"KG({len(self.entities):,} entities, {len(self.triplets):,} triplets, {len(self.evidence):,} evidence "
-                "rows, "
-                f"{len(self.conflicts):,} conflicts, {len(self.rejects):,} claims set aside)")
+                f"rows, {len(self.conflicts):,} conflicts, {len(self.rejects):,} claims set aside)")
 
 # %% ../nbs/08_graph.ipynb #333e0de6
 _SORT = dict(entities="entity_id", triplets="triplet_id", evidence="evidence_id", conflicts="conflict_id",
@@ -358,11 +357,14 @@ def _column_text(s: pd.Series) -> pd.Series:
                      else "\x00" if v is None else str(v))
     return s.astype(object).where(s.notna(), "\x00").astype(str)   # pandas turns the "\x00" filler into ''
 
+def is_arrow_text(s: pd.Series) -> bool:
+    "Whether a column is text held in Arrow (pandas' `str` dtype with pyarrow storage)."
+    return isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow"
+
 def _column_arrow(s: pd.Series):
     "`_column_text` as an Arrow string array; Arrow-backed text columns are read without a Python pass."
     import pyarrow as pa, pyarrow.compute as pc
-    if isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow":
-        return pc.fill_null(pa.array(s, type=pa.string()), "")
+    if is_arrow_text(s): return pc.fill_null(pa.array(s, type=pa.string()), "")
     if s.dtype == bool: return pa.array(np.where(s.to_numpy(), "True", "False"), type=pa.string())
     if pd.api.types.is_integer_dtype(s.dtype):   # Arrow writes integers as Python does (not floats: 1.0 would be "1")
         return pc.fill_null(pc.cast(pa.array(s), pa.string()), "")

@@ -8,7 +8,7 @@ import hashlib, json, os, re, shutil
 from pathlib import Path
 import numpy as np, pandas as pd
 from .config import SOURCES
-from .graph import KG, KG_TABLES, row_hashes, with_hashes
+from .graph import KG, KG_TABLES, is_arrow_text, row_hashes, with_hashes
 from .ontologies import hpo_release
 
 # %% auto #0
@@ -96,7 +96,7 @@ def arrow_table(df: pd.DataFrame):
         return s.tolist() if c in _STR_LISTS | {"pmids"} else s.astype(object).where(s.notna(), None).tolist()
     def column(c):
         s = df[c]   # Arrow-backed text goes across as it is: the same array as from Python values, without the pass
-        if isinstance(s.dtype, pd.StringDtype) and s.dtype.storage == "pyarrow" and kind(c) == pa.string():
+        if is_arrow_text(s) and kind(c) == pa.string():
             return pa.array(s, type=pa.string())
         v = values(c)
         known = c in _STR_LISTS | _INTS | _BOOLS | {"pmids", "consensus_score"}
