@@ -40,7 +40,8 @@ def question_kind(question: str, options: list[str]|None, parsed: Question|None 
     "free, yes_no, avoid or recommend, from the options and the parse (a caution asked for) or the question's words."
     if not options: return "free"
     if {str(o).strip().lower() for o in options} <= {"yes", "no", "maybe"}: return "yes_no"
-    asks_caution = parsed is not None and parsed.target == "safety" and not re.search(r"\bsafe(?:st|r|ly)?\b", question or "", re.I)
+    asks_caution = (parsed is not None and parsed.target == "safety"
+                    and not re.search(r"\bsafe(?:st|r|ly)?\b", question or "", re.I))
     return "avoid" if asks_caution or AVOID_WORDS.search(question or "") else "recommend"
 
 # %% ../nbs/11e_readers.ipynb #e3635001
@@ -85,7 +86,8 @@ def _weight(row, factor: float = 1.0) -> float:
     return TIER_FACTOR.get(row.tier, 0.3) * factor
 
 def _links(row, a: Entity|None, b: Entity|None) -> bool:
-    return (touches(row, a, "head") and touches(row, b, "tail")) or (touches(row, b, "head") and touches(row, a, "tail"))
+    return ((touches(row, a, "head") and touches(row, b, "tail"))
+            or (touches(row, b, "head") and touches(row, a, "tail")))
 
 def _bridged(manifest: pd.DataFrame, gi: GraphIndex, q_ents: list[Entity]) -> list[Entity]:
     "Syndromes reached from a question gene through a caused_by_gene row of the manifest (half weight)."
@@ -93,7 +95,8 @@ def _bridged(manifest: pd.DataFrame, gi: GraphIndex, q_ents: list[Entity]) -> li
     for r in manifest[manifest.predicate == BRIDGE].itertuples(index=False):
         for q in q_ents:
             for end, other in (("head", "tail"), ("tail", "head")):
-                if touches(r, q, end) and (e := entity_of(gi, getattr(r, other))) is not None and e.entity_id not in {x.entity_id for x in q_ents + out}:
+                if (touches(r, q, end) and (e := entity_of(gi, getattr(r, other))) is not None
+                    and e.entity_id not in {x.entity_id for x in q_ents + out}):
                     out.append(e)
     return out
 
@@ -144,7 +147,8 @@ def option_evidence(manifest: pd.DataFrame, gi: GraphIndex, q_ents: list[Entity]
 # %% ../nbs/11e_readers.ipynb #bbc42a9a
 @dataclass
 class Reading:
-    "What the offline reader decided: choice (option index or None), refused options with the rows refusing them, the rows it rests on."
+    ("What the offline reader decided: choice (option index or None), refused options with the rows refusing them, the "
+     "rows it rests on.")
     kind: str
     choice: int|None
     refused: dict           # option index -> manifest row positions that refuse it
@@ -152,7 +156,8 @@ class Reading:
     reason: str
     scores: pd.DataFrame
     unverified: list = field(default_factory=list)   # manifest rows set aside: their PMID is not in the registry
-    looked: list = field(default_factory=list)       # for a "no": the rows about the question's entities that were examined
+    # for a "no": the rows about the question's entities that were examined
+    looked: list = field(default_factory=list)
     subjects: list = field(default_factory=list)     # the question's entity names
 
 def _rows_of(oe: pd.DataFrame, k: int, role: str|None = None, refusing: bool = False) -> list[int]:
@@ -164,7 +169,8 @@ def _unique_best(d: pd.DataFrame, col: str) -> int|None:
     return int(d.option.iloc[0]) if len(d) and (len(d) == 1 or d[col].iloc[0] > d[col].iloc[1]) else None
 
 # %% ../nbs/11e_readers.ipynb #17dca74d
-def decide(kind: str, n_options: int, oe: pd.DataFrame, yes_rows: list[int]|None = None, options: list[str]|None = None) -> Reading:
+def decide(kind: str, n_options: int, oe: pd.DataFrame, yes_rows: list[int]|None = None,
+           options: list[str]|None = None) -> Reading:
     "Apply the offline reader's rules to the option evidence (see the rules above)."
     s = pd.DataFrame(dict(option=range(n_options)))
     for role in ("support", "caution"):
@@ -173,7 +179,8 @@ def decide(kind: str, n_options: int, oe: pd.DataFrame, yes_rows: list[int]|None
     if kind == "yes_no":
         opts = [str(o).strip().lower() for o in options]
         pick = "yes" if yes_rows else "no" if "no" in opts else "maybe"
-        why = "a relation between the question's entities" if yes_rows else "no relation between the question's entities in the evidence"
+        why = ("a relation between the question's entities" if yes_rows
+               else "no relation between the question's entities in the evidence")
         return Reading(kind, opts.index(pick) if pick in opts else None, {}, list(yes_rows or [])[:3], why, s)
     if kind == "avoid":
         s["net"] = s.caution - s.support
@@ -224,14 +231,16 @@ def cites(manifest: pd.DataFrame, rows: list[int], most: int = 3) -> str:
     for j in rows:
         same = [k for k, f in enumerate(facts) if f == facts[j]] if isinstance(facts[j][1], str) else [j]
         for k in same:
-            if keys[k] not in seen and len(out) < most: seen.add(keys[k]); out.append(citation(keys[k], tiers[k], dates[k]))
+            if keys[k] not in seen and len(out) < most:
+                seen.add(keys[k]); out.append(citation(keys[k], tiers[k], dates[k]))
     return " ".join(out)
 
 def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text}."
 
 # %% ../nbs/11e_readers.ipynb #77efa162
 def _picked(reading: Reading, options: list[str]) -> str:
-    "'Answer: B) option', with any full stop inside the option's text dropped, so the answer stays one sentence with its citations."
+    ("'Answer: B) option', with any full stop inside the option's text dropped, so the answer stays one sentence with "
+     "its citations.")
     return f"Answer: {chr(65 + reading.choice)}) " + re.sub(r"[.!?]\s+(?=[A-Z0-9(\[])", " ",
                                                             str(options[reading.choice]).strip())
 
@@ -244,14 +253,16 @@ def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|No
         lines.append(_no_sentence(manifest, reading, options))
     elif options and reading.choice is not None:
         pick = _picked(reading, options)
-        if reading.decisive and reading.kind != "yes_no":     # the answer line states the fact it rests on, so it is a checkable claim
+        # the answer line states the fact it rests on, so it is a checkable claim
+        if reading.decisive and reading.kind != "yes_no":
             top = manifest.iloc[reading.decisive[0]]
             lines.append(_sentence(f"{pick}, because {fact_sentence(top)[:1].lower()}{fact_sentence(top)[1:]}",
                                    cites(manifest, reading.decisive[:1])))
             refusing = refusing + [reading.decisive[0]]
         else:
-            lines.append(_sentence(f"{pick}{', the only option not refused' if not reading.decisive and refusing else ''}",
-                                   cites(manifest, (reading.decisive or refusing)[:2])))
+            lines.append(
+                _sentence(f"{pick}{', the only option not refused' if not reading.decisive and refusing else ''}",
+                          cites(manifest, (reading.decisive or refusing)[:2])))
     for k, rows in reading.refused.items():
         why = fact_sentence(manifest.iloc[rows[0]])
         lines.append(_sentence(f"{options[k][:1].upper()}{options[k][1:]} is refused, because "
@@ -265,15 +276,18 @@ def write_answer(manifest: pd.DataFrame, reading: Reading, options: list[str]|No
 
 # %% ../nbs/11e_readers.ipynb #c7fc3107
 def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -> str:
-    "A negative answer with what the evidence does relate the question's entities to, cited; uncited when it holds nothing."
+    ("A negative answer with what the evidence does relate the question's entities to, cited; uncited when it holds "
+     "nothing.")
     pick = _picked(reading, options)
     rows = manifest.iloc[reading.looked] if reading.looked else manifest.iloc[[]]
     if not len(rows):
         return _sentence(f"{pick}: the evidence given holds no relation between "
                          f"{' and '.join(reading.subjects) or 'the entities named'}", "")
-    subj = [n for n in reading.subjects if any(word_key(n) in {word_key(str(r.head_name)), word_key(str(r.tail_name))} for r in rows.itertuples())]
+    subj = [n for n in reading.subjects
+            if any(word_key(n) in {word_key(str(r.head_name)), word_key(str(r.tail_name))} for r in rows.itertuples())]
     about = subj[0] if subj else str(rows.iloc[0].head_name)
-    others = [str(r.tail_name) if word_key(str(r.head_name)) == word_key(about) else str(r.head_name) for r in rows.itertuples()]
+    others = [str(r.tail_name) if word_key(str(r.head_name)) == word_key(about) else str(r.head_name)
+              for r in rows.itertuples()]
     rest = [n for n in reading.subjects if n != about]
     tail = f", not to {' or '.join(rest)}" if rest else ""
     return _sentence(f"{pick}: the evidence given relates {about} to {', '.join(dict.fromkeys(others))}{tail}",
@@ -283,20 +297,24 @@ def _no_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]) -
 PMID_NAMED = re.compile(r"\bPMID:?\s*(\d{1,9})\b")
 
 def first_day(date: str) -> str:
-    "A date of year, month or day precision as its first day (YYYY-MM-DD), so that dates of mixed precision compare as text."
+    ("A date of year, month or day precision as its first day (YYYY-MM-DD), so that dates of mixed precision compare "
+     "as text.")
     d = str(date)
     return d + "-01-01" if len(d) == 4 else d + "-01" if len(d) == 7 else d[:10]
 
 def _dated(r) -> bool: return isinstance(r.date, str) and bool(r.date)
 
-def option_rows(manifest: pd.DataFrame, question: str, options: list[str], opts: list[Entity|None], skip: set) -> list[list[int]]:
-    "Per option, its dated manifest rows, earliest first: rows citing a PMID the option names, else rows about its entity."
+def option_rows(manifest: pd.DataFrame, question: str, options: list[str], opts: list[Entity|None],
+                skip: set) -> list[list[int]]:
+    ("Per option, its dated manifest rows, earliest first: rows citing a PMID the option names, else rows about its "
+     "entity.")
     named = {s for s in manifest.source.dropna().unique() if str(s).split("-")[0].lower() in (question or "").lower()}
     out = []
     for k, o in enumerate(options):
         keys = {f"PMID:{n}" for n in PMID_NAMED.findall(str(o))}
         rows = [j for j, r in enumerate(manifest.itertuples(index=False)) if j not in skip and _dated(r) and
-                (r.key in keys if keys else (not named or r.source in named) and (touches(r, opts[k], "head") or touches(r, opts[k], "tail")))]
+                (r.key in keys if keys else (not named or r.source in named)
+                 and (touches(r, opts[k], "head") or touches(r, opts[k], "tail")))]
         out.append(sorted(rows, key=lambda j: (first_day(manifest.iloc[j].date), j)))
     return out
 
@@ -328,11 +346,13 @@ def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, g
             if len(best) > 1: return abstain(f"several options are dated {max(then.values())}")
             return Reading("dated", best[0], {}, rows[best[0]][:1], f"the latest option dated on or before {when}", s)
         if first and len(blank) == 1:
-            return Reading("dated", blank[0], {}, [rows[k][0] for k in sorted(first)], f"every other option is dated after {when}", s)
+            return Reading("dated", blank[0], {}, [rows[k][0] for k in sorted(first)],
+                           f"every other option is dated after {when}", s)
         return abstain(f"no option has evidence dated on or before {when}")
     if sup:
         keys = {f"PMID:{n}" for n in PMID_NAMED.findall(question)}
-        old = [j for j, r in enumerate(manifest.itertuples(index=False)) if j not in skip and r.key in keys and _dated(r)]
+        old = [j for j, r in enumerate(manifest.itertuples(index=False))
+               if j not in skip and r.key in keys and _dated(r)]
         if not old: return abstain("the evidence gives no date for the publication named")
         since, facts = min(first_day(manifest.iloc[j].date) for j in old), {_fact(manifest, j) for j in old}
         later = {k: d for k, d in first.items() if d > since and any(_fact(manifest, j) in facts for j in rows[k])}
@@ -356,11 +376,13 @@ def onset_term_windows() -> dict[str, tuple[str, float, float]]:
             zip(a.hpo_id, a.name, a.from_birth_start_days, a.from_birth_end_days)}
 
 def _read_onset_order(q: Question, options, manifest, gi, opts, skip, s) -> Reading:
-    "Which option begins first: each option's onset from the rows linking it to the question's entities; the one wholly before the others wins."
+    ("Which option begins first: each option's onset from the rows linking it to the question's entities; the one "
+     "wholly before the others wins.")
     q_ents, win = [e for e in (entity_of(gi, i) for i in q.entity_ids) if e is not None], onset_term_windows()
     onset = {}
     for k, o in enumerate(opts):
-        found = [(win[h], j) for j, r in enumerate(manifest.itertuples(index=False)) if j not in skip and r.predicate == "characterized_by"
+        found = [(win[h], j) for j, r in enumerate(manifest.itertuples(index=False))
+                 if j not in skip and r.predicate == "characterized_by"
                  and any(_links(r, o, q) for q in q_ents) for h in ONSET_IN_TEXT.findall(str(r.text)) if h in win]
         if found: onset[k] = min(found, key=lambda f: (f[0][1], f[0][2], f[1]))
     s = s.assign(onset=[onset[k][0][0] if k in onset else None for k in s.option])
@@ -378,7 +400,8 @@ def _dated_sentence(manifest: pd.DataFrame, reading: Reading, options: list[str]
     if reading.choice is None: return ""
     rows = manifest.iloc[reading.decisive]
     cited = " ".join(dict.fromkeys(citation(r.key, r.tier, r.date) for r in rows.itertuples(index=False)))
-    dates = ", ".join(dict.fromkeys(str(d) for d in rows.date)) if reading.kind == "dated" else ""   # a PMID citation does not show its date
+    # a PMID citation does not show its date
+    dates = ", ".join(dict.fromkeys(str(d) for d in rows.date)) if reading.kind == "dated" else ""
     return _sentence(f"{_picked(reading, options)}: {reading.reason}"
                      + (f" (evidence dated {dates})" if dates else ""), cited)
 
@@ -393,7 +416,8 @@ def question_entities(gi: GraphIndex, question: str) -> list[Entity]:
     return [e for e in (entity_of(gi, i) for i in ids) if e is not None]
 
 def read_offline(question: str, options: list[str]|None, manifest: pd.DataFrame, gi: GraphIndex,
-                 option_ids: list|None = None, verify: bool = True, registry=None, parsed: Question|None = None) -> Reading:
+                 option_ids: list|None = None, verify: bool = True, registry=None,
+                 parsed: Question|None = None) -> Reading:
     "The offline reader's decision on a question (with or without options) from an evidence manifest and the parse."
     q = parsed or parse_question(question, gi)
     rd = _read_offline(q, options, manifest, gi, option_ids,
@@ -401,37 +425,47 @@ def read_offline(question: str, options: list[str]|None, manifest: pd.DataFrame,
     rd.unverified = unverified_rows(manifest, registry) if verify else []
     return rd
 
+# %% ../nbs/11e_readers.ipynb #602ee7d8
 def _read_offline(q: Question, options, manifest, gi, option_ids, skip: set) -> Reading:
     question = q.searched or q.text
     dated = read_dated(question, options, manifest, gi, option_ids, skip, parsed=q)
     if dated is not None: return dated
     q_ents = [e for e in (entity_of(gi, i) for i in q.entity_ids) if e is not None]
     kind = question_kind(question, options, q)
-    touching = [j for j, r in enumerate(manifest.itertuples(index=False)) if isinstance(r.predicate, str) and j not in skip
+    touching = [j for j, r in enumerate(manifest.itertuples(index=False))
+                if isinstance(r.predicate, str) and j not in skip
                 and any(touches(r, q, end) for q in q_ents for end in ("head", "tail"))]
     if kind == "free":
-        order = sorted(touching, key=lambda j: (FREE_ORDER.get(manifest.iloc[j].predicate, 9), -TIER_FACTOR.get(manifest.iloc[j].tier, 0), j))
+        order = sorted(touching,
+                       key=lambda j: (FREE_ORDER.get(manifest.iloc[j].predicate, 9),
+                                      -TIER_FACTOR.get(manifest.iloc[j].tier, 0), j))
         return Reading(kind, None, {}, order[:6], "the strongest facts about the question's entities", pd.DataFrame())
     yes_rows = [j for j in touching if manifest.iloc[j].predicate != "characterized_by"
                 and any(_links(manifest.iloc[j], a, b) for a in q_ents for b in q_ents if a.entity_id < b.entity_id)]
     support = SUPPORT if kind == "avoid" else asked_relations(q)
-    oe = option_evidence(manifest, gi, q_ents, option_entities(gi, options, option_ids), skip, support) if kind != "yes_no" else \
+    oe = option_evidence(manifest, gi, q_ents, option_entities(gi, options, option_ids), skip,
+                         support) if kind != "yes_no" else \
          pd.DataFrame(columns=["option", "row", "role", "refuses", "weight"])
     rd = decide(kind, len(options), oe, yes_rows, options)
-    if kind == "yes_no" and not yes_rows:     # a "no" states what the evidence does say about the question's entities, cited
-        rd.looked = sorted(touching, key=lambda j: (manifest.iloc[j].predicate == "characterized_by", -TIER_FACTOR.get(manifest.iloc[j].tier, 0), j))[:3]
+    # a "no" states what the evidence does say about the question's entities, cited
+    if kind == "yes_no" and not yes_rows:
+        rd.looked = sorted(touching,
+                           key=lambda j: (manifest.iloc[j].predicate == "characterized_by",
+                                          -TIER_FACTOR.get(manifest.iloc[j].tier, 0), j))[:3]
     rd.subjects = [q.name for q in q_ents]
     return rd
 
 # %% ../nbs/11e_readers.ipynb #f4fb7637
 ROLE = ("You are a consultant epileptologist advising other clinicians. Base every statement on the evidence list you "
-        "are given. End each sentence that states a clinical fact with the citation of the evidence it rests on, copied "
-        "exactly as it appears in the list, for example [PMID:123, GOLD]. Never invent a citation. If the evidence does "
-        "not settle the question, say so rather than guess.")
-TASK_CONTEXT = {"choice": "Choose the single best option, think step by step about the evidence first, and explain the choice.",
+        "are given. End each sentence that states a clinical fact with the citation of the evidence it rests on, "
+        "copied exactly as it appears in the list, for example [PMID:123, GOLD]. Never invent a citation. If the "
+        "evidence does not settle the question, say so rather than guess.")
+TASK_CONTEXT = {"choice": "Choose the single best option, think step by step about the evidence first, and explain the "
+                          "choice.",
                 "free": "Answer the question in a short paragraph."}
 ANSWER_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["reasoning", "choice", "answer"],
-                 "properties": {"reasoning": {"type": "string"}, "choice": {"type": ["string", "null"]}, "answer": {"type": "string"}}}
+                 "properties": {"reasoning": {"type": "string"}, "choice": {"type": ["string", "null"]},
+                                "answer": {"type": "string"}}}
 
 def evidence_lines(manifest: pd.DataFrame, most: int = 40) -> list[str]:
     "One line per manifest row for a prompt: citation, fact (where there is one), quote."
@@ -445,21 +479,27 @@ def parse_hints(q: Question|None) -> str:
     "The question parse as prompt lines: what the answer must name, its form and constraints."
     if q is None: return ""
     h = q.hints()
-    parts = [f"entities named: {', '.join(e['name'] + ' (' + e['entity_id'] + ')' for e in h['entities']) or 'none recognised'}",
+    parts = ["entities named: "
+             f"{', '.join(e['name'] + ' (' + e['entity_id'] + ')' for e in h['entities']) or 'none recognised'}",
              f"the answer must name: {q.target or 'not stated'}", f"form: {q.form}"]
     parts += [f"as of: {q.as_of} (cite nothing dated later)"] if q.as_of else []
     parts += [f"{k}: {', '.join(h[k])}" for k in ("genotype", "population", "unknown") if h[k]]
     return "Question parse:\n" + "\n".join(f"- {x}" for x in parts) + "\n"
 
-def build_prompt(question: str, options: list[str]|None, manifest: pd.DataFrame, arm: str, parsed: Question|None = None) -> list[dict]:
+# %% ../nbs/11e_readers.ipynb #e9fc759e
+def build_prompt(question: str, options: list[str]|None, manifest: pd.DataFrame, arm: str,
+                 parsed: Question|None = None) -> list[dict]:
     "The chat messages for the LLM reader (with the question parse as hints when given)."
     lines = evidence_lines(manifest)
     evidence = "\n".join(lines) if lines else ("No evidence is given for this question; answer from what you know."
-                                               if arm == "none" else "The retriever found no evidence for this question.")
+                                               if arm == "none"
+                                               else "The retriever found no evidence for this question.")
     opts = "\n".join(f"{chr(65 + k)}) {o}" for k, o in enumerate(options or []))
-    user = (f"Task: {TASK_CONTEXT['choice' if options else 'free']}\n\nEvidence:\n{evidence}\n\nQuestion: {question}\n{parse_hints(parsed)}"
+    user = (f"Task: {TASK_CONTEXT['choice' if options else 'free']}\n\nEvidence:\n{evidence}\n\nQuestion: "
+            f"{question}\n{parse_hints(parsed)}"
             + (f"Options:\n{opts}\n" if options else "")
-            + 'Reply with JSON: {"reasoning": "...", "choice": ' + ('"A"' if options else "null") + ', "answer": "..."}')
+            + 'Reply with JSON: {"reasoning": "...", "choice": ' + ('"A"' if options else "null")
+            + ', "answer": "..."}')
     return [{"role": "system", "content": ROLE}, {"role": "user", "content": user}]
 
 # %% ../nbs/11e_readers.ipynb #85759e0b
@@ -475,7 +515,8 @@ def read_llm(question: str, options: list[str]|None, manifest: pd.DataFrame, arm
     return choice, str(out.get("answer", "")).strip(), messages
 
 def checked_citations(text: str, manifest: pd.DataFrame) -> tuple[str, list[str]]:
-    "The text without citations of keys the manifest does not hold (a sentence left uncited by that goes too); the removed keys."
+    ("The text without citations of keys the manifest does not hold (a sentence left uncited by that goes too); the "
+     "removed keys.")
     from epigraph.metrics import claims
     given, removed, kept = set(manifest.key) if len(manifest) else set(), [], []
     for c in claims(text).itertuples():
