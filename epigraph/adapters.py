@@ -64,7 +64,8 @@ def _hpo_entities(hpo) -> pd.DataFrame:
                             source="hpo", priority=2))
     p = hpo["phenotypes"]
     phe = pd.DataFrame(dict(entity_id=p.id.astype(str), name=p.name.astype(str), layer="L2", type="phenotype",
-                            synonyms=p.synonyms, definition=p.definition.astype(object).where(p.definition.notna(), None),
+                            synonyms=p.synonyms,
+                            definition=p.definition.astype(object).where(p.definition.notna(), None),
                             source="hpo", priority=2, parents=p.parents))
     g = hpo["genes"]
     gid = g.hgnc_id.astype(object).where(g.hgnc_id.notna(), g.id.astype(object))
@@ -88,7 +89,8 @@ def _hpo_phenotype_claims(hpo) -> pd.DataFrame:
         head=a.disease_id.astype(str), predicate="characterized_by", tail=a.hpo_id.astype(str), source="hpo",
         record_id="phenotype.hpoa:" + a.line.astype(str), pmid=a.pmid.values, quote=quote.values,
         extractor="hpo-annotation", date=[_date_str(v) for v in a.curated_on], date_precision="day",
-        date_kind="biocuration", curated_gold=(a.evidence.isin(HPO_GOLD_CODES) & a.pmid.notna()).values, detail=detail)))
+        date_kind="biocuration", curated_gold=(a.evidence.isin(HPO_GOLD_CODES) & a.pmid.notna()).values,
+        detail=detail)))
 
 # %% ../nbs/07a_adapters.ipynb #9b324548
 def _hpo_gene_claims(hpo) -> pd.DataFrame:
@@ -101,7 +103,8 @@ def _hpo_gene_claims(hpo) -> pd.DataFrame:
               + " for " + gd.disease_id.astype(str),
         extractor="hpo-gene-link", date=hpo_release(), date_precision="day", date_kind="release", curated_gold=True))
     inh = hpo["disease_phenotypes"]
-    inh = inh[(inh.aspect == "I") & ~inh.negated & inh.disease_id.str.startswith("OMIM:")].explode("pmids").dropna(subset=["pmids"])
+    inh = (inh[(inh.aspect == "I") & ~inh.negated & inh.disease_id.str.startswith("OMIM:")].explode("pmids")
+           .dropna(subset=["pmids"]))
     refs = links.merge(inh[["disease_id", "pmids", "line", "hpo_id"]], left_on="head", right_on="disease_id")
     refs = pd.DataFrame(dict(head=refs["head"], predicate="caused_by_gene", tail=refs["tail"], source="hpo",
         record_id="phenotype.hpoa:" + refs.line.astype(str), pmid=refs.pmids.astype("int64"),
@@ -137,13 +140,15 @@ def _pair_claims(pairs: pd.DataFrame, cpic) -> pd.DataFrame:
         gid = None if pd.isna(p.guideline_id) else int(p.guideline_id)
         base = dict(head=p.hgnc_id, predicate="gene_drug_interaction", tail=f"RXNORM:{p.drug_id.split(':')[1]}",
                     extractor="cpic-pair", curated_gold=p.cpic_level in CPIC_GOLD_LEVELS,
-                    detail=_json(dict(cpic_level=p.cpic_level, pgkb_level=p.pgkb_level if isinstance(p.pgkb_level, str) else None,
+                    detail=_json(dict(cpic_level=p.cpic_level,
+                                      pgkb_level=p.pgkb_level if isinstance(p.pgkb_level, str) else None,
                                       pgx_testing=p.pgx_testing if isinstance(p.pgx_testing, str) else None,
                                       guideline_id=gid, pgkb_guideline_id=p.pgkb_guideline_id)))
         text = (f"CPIC pair {p.record_id} ({p.file} line {p.line}): CPIC level {p.cpic_level}, PharmGKB level "
                 f"{p.pgkb_level if isinstance(p.pgkb_level, str) else 'none'}")
         cited = [(int(x), p.source, f"{p.file}:{p.line}") for x in p.pmids]
-        cited += [(int(x), "cpic-data", f"guideline:{gid}") for x in guideline_pmids.get(gid, []) if int(x) not in {c[0] for c in cited}]
+        cited += [(int(x), "cpic-data", f"guideline:{gid}") for x in guideline_pmids.get(gid, [])
+                  if int(x) not in {c[0] for c in cited}]
         for pmid, src, rec in cited:
             rows.append(dict(base, source=src, record_id=rec, pmid=pmid, quote=f"{text}; cites PMID {pmid}",
                              date=_date_str(pub_date.get(pmid)), date_precision="month" if pmid in pub_date else None,
@@ -164,8 +169,10 @@ def cpic_source(cpic=None, mesh: pd.DataFrame|None = None) -> tuple[pd.DataFrame
     drugs = pairs.drop_duplicates("drug_id")
     rx = "RXNORM:" + drugs.drug_id.str.split(":").str[1]
     ents = pd.concat([
-        pd.DataFrame(dict(entity_id=genes.hgnc_id, name=genes.gene_symbol, layer="L3", type="gene", source="cpic", priority=2)),
-        pd.DataFrame(dict(entity_id=rx, name=drugs.drug_name, layer="L4", type="drug", source="cpic", priority=2))], ignore_index=True)
+        pd.DataFrame(dict(entity_id=genes.hgnc_id, name=genes.gene_symbol, layer="L3", type="gene", source="cpic",
+                          priority=2)),
+        pd.DataFrame(dict(entity_id=rx, name=drugs.drug_name, layer="L4", type="drug", source="cpic", priority=2))],
+                     ignore_index=True)
     merges = [(r, by_label[n.lower()]) for r, n in zip(rx, drugs.drug_name) if n.lower() in by_label.index]
     return pd.concat([proposals_frame(ents), cpic_alleles()], ignore_index=True), _pair_claims(pairs, cpic), merges
 
@@ -174,7 +181,8 @@ def _sentence_of(bounds, offset: int) -> int:
     return next(i for i, (s, e) in enumerate(bounds) if offset < e or i == len(bounds) - 1)
 
 def _cid_quote(text: str, bounds, chem_offsets: list[int], dis_offsets: list[int]) -> tuple[str, bool]:
-    cs = sorted({_sentence_of(bounds, o) for o in chem_offsets}); ds = sorted({_sentence_of(bounds, o) for o in dis_offsets})
+    cs = sorted({_sentence_of(bounds, o) for o in chem_offsets})
+    ds = sorted({_sentence_of(bounds, o) for o in dis_offsets})
     both = sorted(set(cs) & set(ds))
     if both: s, e = bounds[both[0]]; return text[s:e], True
     parts = [text[slice(*bounds[i])] for i in sorted({cs[0], ds[0]})] if cs and ds else [text[slice(*bounds[0])]]
@@ -186,7 +194,8 @@ def bc5cdr_documents(splits=("train", "dev")) -> dict[str, pd.DataFrame]:
     held = pd.concat([l["documents"][["pmid"]].assign(split=f"bc5cdr-{s}") for s, l in loaded.items()])
     splits_of = held.groupby("pmid").split.agg(lambda x: sorted(set(x)))
     out = {t: pd.concat([l[t] for l in loaded.values()]).drop_duplicates(
-              ["pmid", "chemical", "disease"] if t == "relations" else ["pmid", "start", "end", "type"] if t == "mentions" else ["pmid"])
+              ["pmid", "chemical", "disease"] if t == "relations" else ["pmid", "start", "end", "type"]
+              if t == "mentions" else ["pmid"])
            for t in ("documents", "mentions", "relations")}
     out["splits"] = splits_of
     return out
@@ -205,14 +214,16 @@ def bc5cdr_source(docs: dict|None = None, mesh: pd.DataFrame|None = None) -> tup
         t = text[r.pmid]; b = sentence_spans(t)
         quote, same = _cid_quote(t, b, offsets.get((r.pmid, r.chemical), []), offsets.get((r.pmid, r.disease), []))
         split = docs["splits"][r.pmid]
-        rows.append(dict(head=r.chemical, predicate="induces", tail=r.disease, source=split[-1] if len(split) == 1 else "bc5cdr-train",
+        rows.append(dict(head=r.chemical, predicate="induces", tail=r.disease,
+                         source=split[-1] if len(split) == 1 else "bc5cdr-train",
                          record_id=f"PMID:{r.pmid}", pmid=r.pmid, quote=quote, extractor="bc5cdr-gold-annotation",
                          curated_gold=False, detail=_json(dict(relation="CID", same_sentence=same, splits=split))))
     claims = claims_frame(pd.DataFrame(rows))
     common = m.groupby(["mesh_ids"]).text.agg(lambda s: s.str.lower().value_counts().index[0])
     def ents(ids, layer, typ):
         ids = sorted(set(ids))
-        return pd.DataFrame(dict(entity_id=ids, name=[label.get(i) or common.get(i, i) for i in ids], layer=layer, type=typ,
+        return pd.DataFrame(dict(entity_id=ids, name=[label.get(i) or common.get(i, i) for i in ids],
+                                 layer=layer, type=typ,
                                  synonyms=[[common[i]] if i in common.index else [] for i in ids], source="bc5cdr", priority=5))
     return proposals_frame(pd.concat([ents(claims["head"], "L4", "chemical"), ents(claims["tail"], "L5", "adverse_effect")],
                                      ignore_index=True)), claims
@@ -271,8 +282,8 @@ def g4e_source(g4e=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     agg = grp.agg(first=("release", "first"), last=("release", "last"), releases=("release", lambda s: sorted(set(s))),
                   date=("release_date", "min"), symbol=("symbol", "last"), line=("line", "last"), file=("file", "last")).reset_index()
     cls = "CURATED:g4e-" + agg.phenotypes.str.lower()
-    claims = claims_frame(pd.DataFrame(dict(head=cls, predicate="caused_by_gene", tail=agg.hgnc_id, source="genes4epilepsy",
-        record_id=agg.hgnc_id + "/" + agg.symbol + "@" + agg["first"] + ".." + agg["last"],
+    claims = claims_frame(pd.DataFrame(dict(head=cls, predicate="caused_by_gene", tail=agg.hgnc_id,
+        source="genes4epilepsy", record_id=agg.hgnc_id + "/" + agg.symbol + "@" + agg["first"] + ".." + agg["last"],
         quote="Genes4Epilepsy lists " + agg.symbol + " under " + agg.phenotypes + " in releases " + agg["first"] + " to "
               + agg["last"] + " (" + agg.file + " line " + agg.line.astype(str) + ")",
         extractor="genes4epilepsy", date=[_date_str(d) for d in agg.date], date_precision="month", date_kind="release",

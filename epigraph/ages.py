@@ -21,7 +21,8 @@ PRECISIONS = ("exact", "range", "fuzzy", "stage")
 MAX_AGE_YEARS = 120   # guardrail: an age beyond this is not a human age
 
 def duration(value: float, unit: str) -> str:
-    "ISO-8601 duration of `value` units (`D`, `W`, `M`, `Y`): `duration(13, 'Y')` → `P13Y`, `duration(2.5, 'Y')` → `P2.5Y`."
+    ("ISO-8601 duration of `value` units (`D`, `W`, `M`, `Y`): `duration(13, 'Y')` → `P13Y`, `duration(2.5, 'Y')` → "
+     "`P2.5Y`.")
     v = float(value)
     return f"P{int(v) if v.is_integer() else v:g}{unit}"
 
@@ -80,9 +81,11 @@ def _unit(s: str|None) -> str|None: return None if s is None else s[0].upper()
 _REFERENCE_CUES = [   # text right after a duration that names its reference point
     (r"\s+(?:after|following|from|since|of)\s+(?:the\s+)?(?:(?:seizure|epilepsy|disease|symptom|illness)s?\s+)?onset"
      r"(?:\s+of\s+(?:the\s+)?(?:seizures|epilepsy|symptoms|disease))?", "onset"),
-    (r"\s+(?:after|following|from|since|of|into)\s+(?:the\s+)?(?:(?:start|initiation|beginning|commencement)\s+of\s+(?:the\s+)?)?"
-     r"(?:anti[\s-]?(?:epileptic|seizure|convulsant)\s+)?(?:drug\s+)?(?:treatment|therapy|medication)", "treatment_start"),
-    (r"\s+(?:after|following|from|since|of)\s+(?:starting|initiating|beginning|commencing)\s+(?:the\s+)?(?:\w+\s+)?(?:treatment|therapy|medication)",
+    (r"\s+(?:after|following|from|since|of|into)\s+(?:the\s+)?(?:(?:start|initiation|beginning|commencement)\s+of\s+"
+     r"(?:the\s+)?)?(?:anti[\s-]?(?:epileptic|seizure|convulsant)\s+)?(?:drug\s+)?(?:treatment|therapy|medication)",
+     "treatment_start"),
+    (r"\s+(?:after|following|from|since|of)\s+(?:starting|initiating|beginning|commencing)\s+(?:the\s+)?(?:\w+\s+)?"
+     r"(?:treatment|therapy|medication)",
      "treatment_start"),
     (r"\s+(?:following|after|of)\s+(?:fertili[sz]ation|conception|embryonic\s+development)", "conception"),
     (r"'?\s+(?:of\s+)?gestation(?:al\s+age)?\b", "gestation"),
@@ -96,7 +99,8 @@ def _reference_after(text: str, pos: int) -> tuple[str|None, int]:
     return None, pos
 
 # %% ../nbs/09a_ages.ipynb #0a922c08
-def _range(m):          # "between 3 and 5 years", "28 days to one year of life", "aged 2-4 years", "between the ages of 6 and 12"
+# "between 3 and 5 years", "28 days to one year of life", "aged 2-4 years", "between the ages of 6 and 12"
+def _range(m):
     has_age = bool(re.search(r"\bage", m.group(1) or "", re.I))
     if not m.group(5) and not has_age: return None
     u2 = _unit(m.group(5)) or "Y"; u1 = _unit(m.group(3)) or u2
@@ -125,7 +129,8 @@ def _or_later(m):       # "at the age of 16 years or later", "65 years or older"
 def _exact(m):          # "at 13 years", "aged 13 years", "a 6-month-old", "at 6 months of age"
     iso = duration(_num(m.group(2)), _unit(m.group(3)))
     cued = bool(re.search(r"\bage", m.group(1) or "", re.I)) or bool(m.group(4))
-    at_only = bool(re.fullmatch(r"\s*at\s+", m.group(1) or "", re.I)) and not cued   # "at 13 years", not "at the 2 week visit"
+    # "at 13 years", not "at the 2 week visit"
+    at_only = bool(re.fullmatch(r"\s*at\s+", m.group(1) or "", re.I)) and not cued
     follow = re.match(r"\s*(?:of\s+|after\b|post|later|follow|before\b|ago\b|earlier|prior|into\b|,\s*\d)",
                       m.string[m.end():], re.I)
     return iso, iso, "exact", cued or (at_only and not follow)
@@ -148,21 +153,25 @@ NUMERIC_PATTERNS = [   # (name, regex, function, reference when the pattern fixe
     ("first_of_life", r"\b(?:in|within|during)\s+the\s+first\s+(?:" + _NUM + r"\s+)?" + _UNIT + r"\s+of\s+life",
      _first_of_life, "birth"),
     ("or_later",
-     r"(?:\bat\s+)?(?:the\s+)?(?:\bage\s+(?:of\s+)?)?" + _NUM + _SEP + _UNIT + r"(?:\s+of\s+age)?\s+(?:or|and)\s+(?:older|later|over|above)",
+     r"(?:\bat\s+)?(?:the\s+)?(?:\bage\s+(?:of\s+)?)?" + _NUM + _SEP + _UNIT
+     + r"(?:\s+of\s+age)?\s+(?:or|and)\s+(?:older|later|over|above)",
      _or_later, None),
     ("before",
      r"\b(?:before|under|below|younger\s+than|less\s+than|prior\s+to|up\s+to)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?" + _NUM
      + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX, _before, None),
     ("after",
-     r"\b(?:after|over|above|older\s+than|beyond)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?" + _NUM + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX,
+     r"\b(?:after|over|above|older\s+than|beyond)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?" + _NUM
+     + rf"(?:{_SEP}{_UNIT})?" + _SUFFIX,
      _after, None),
     ("gestation",
-     r"\bgestational\s+age\s+(?:of\s+)?" + _NUM + r"\s*weeks?\b|" + _NUM + r"[\s-]*weeks?'?\s+(?:of\s+)?gestation(?:al\s+age)?\b",
+     r"\bgestational\s+age\s+(?:of\s+)?" + _NUM + r"\s*weeks?\b|" + _NUM
+     + r"[\s-]*weeks?'?\s+(?:of\s+)?gestation(?:al\s+age)?\b",
      _gestation, "gestation"),
     ("age_number", r"\b(?:at\s+(?:the\s+)?age(?:\s+of)?|aged)\s+" + _NUM + r"(?![\s-]*(?:\d|" + _UNIT[1:-3] + r"))",
      _age_number, "birth"),
     ("exact",
-     r"(\b(?:(?:at|by|around|about|approximately)\s+)?(?:the\s+|an\s+)?(?:age[sd]?\s+(?:of\s+)?)?)" + _NUM + _SEP + _UNIT + _SUFFIX,
+     r"(\b(?:(?:at|by|around|about|approximately)\s+)?(?:the\s+|an\s+)?(?:age[sd]?\s+(?:of\s+)?)?)" + _NUM + _SEP
+     + _UNIT + _SUFFIX,
      _exact, None),
 ]
 NUMERIC_PATTERNS = [(n, re.compile(p, re.I), f, r) for n, p, f, r in NUMERIC_PATTERNS]
@@ -187,7 +196,8 @@ AGE_DICTIONARY = [   # (regex, start, end, precision, reference); an end of None
     (r"(?:in\s+(?:the|their|his|her)\s+)teens|teen-?age(?:rs?)?|teen\s+years", "P13Y", "P19Y", "fuzzy", "birth"),
     (r"(first|second|third|fourth|fifth|sixth|seventh|eighth)\s+decade(?:\s+of\s+life)?", _decade, None,
      "fuzzy", "birth"),
-    (r"(?:(early|mid|late)[\s-]+)?(twenties|thirties|forties|fifties|sixties|seventies)", _tens, None, "fuzzy", "birth"),
+    (r"(?:(early|mid|late)[\s-]+)?(twenties|thirties|forties|fifties|sixties|seventies)", _tens, None,
+     "fuzzy", "birth"),
     (r"pre-?school(?:[\s-]+age)?", "P3Y", "P5Y", "fuzzy", "birth"),
     (r"school[\s-]+age(?:d)?", "P6Y", "P12Y", "fuzzy", "birth"),
     (r"toddler(?:hood)?", "P1Y", "P3Y", "fuzzy", "birth"),
@@ -231,7 +241,8 @@ def _numeric_candidates(text: str, strict: bool) -> list[tuple[int, int, Anchor]
             if ref is None: ref, stop = (fixed_ref or "birth"), m.end()
             else: cued = True
             if strict and not cued: continue
-            if end is None and ref in ("conception", "gestation") and re.search(r"prior\s+to\s+birth|before\s+birth", text, re.I):
+            if (end is None and ref in ("conception", "gestation")
+                and re.search(r"prior\s+to\s+birth|before\s+birth", text, re.I)):
                 end = "P38W" if ref == "conception" else "P40W"    # open prenatal interval closed at birth (term)
             out.append((m.start(), stop, Anchor(start, end, precision, ref, text[m.start():stop].strip())))
     return out
@@ -249,7 +260,8 @@ def _plausible(a: Anchor) -> bool:
     return s >= 0 and (e is None or s <= e) and (e or s) <= MAX_AGE_YEARS * 365.25
 
 def find_age_expressions(text: str, strict: bool = True) -> list[tuple[int, int, Anchor]]:
-    "Every age expression in `text` as (start offset, end offset, Anchor), longest first where two overlap, in text order."
+    ("Every age expression in `text` as (start offset, end offset, Anchor), longest first where two overlap, in text "
+     "order.")
     cands = [c for c in _numeric_candidates(text, strict) + _dictionary_candidates(text) if _plausible(c[2])]
     cands.sort(key=lambda c: (-(c[1] - c[0]), c[0]))
     kept = []
@@ -265,7 +277,8 @@ def _width(a: Anchor) -> float:
 def parse_age(text: str, strict: bool = False) -> Anchor|None:
     "The anchor of one age phrase: the first numeric reading, else the narrowest dictionary reading; None if none."
     found = [a for _, _, a in find_age_expressions(text, strict)]
-    numeric = [a for a in found if a.precision in ("exact", "range") and a.quote.lower() not in ("at birth", "present at birth", "from birth")]
+    numeric = [a for a in found if a.precision in ("exact", "range")
+               and a.quote.lower() not in ("at birth", "present at birth", "from birth")]
     if numeric: return numeric[0]
     return min(found, key=_width) if found else None
 

@@ -45,7 +45,8 @@ class Answer:
     def cited(self) -> list[str]: return list(dict.fromkeys(m["key"] for m in CITATION.finditer(self.text)))
 
     def __repr__(self):
-        return f"Answer[{self.arm}/{self.reader}](choice={self.chosen!r}, {len(self.cited)} cited, {len(self.manifest)} manifest rows)"
+        return (f"Answer[{self.arm}/{self.reader}](choice={self.chosen!r}, {len(self.cited)} cited, "
+                f"{len(self.manifest)} manifest rows)")
 
 @lru_cache(maxsize=1)
 def default_retriever() -> Retriever:
@@ -112,15 +113,18 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     return Answer(q.text, arm, out.get("reader", reader), opts, out.get("choice"), out.get("text", ""), manifest, got,
                   time.perf_counter() - t0, out.get("prompt"), list(out.get("refused", [])), out.get("reason", ""), q)
 
-READERS: dict = {}   # name -> fn(question, options, manifest, retriever, **context) -> dict(choice, text, prompt, refused, reason, reader)
+# name -> fn(question, options, manifest, retriever, **context) -> dict(choice, text, prompt, refused, reason, reader)
+READERS: dict = {}
 
 def register_reader(name: str, fn, replace: bool = False):
-    "Make `fn` usable as `answer(..., reader=name)`; it gets the question, options, manifest and retriever (+ arm, option_ids, verify, llm)."
+    ("Make `fn` usable as `answer(..., reader=name)`; it gets the question, options, manifest and retriever (+ arm, "
+     "option_ids, verify, llm).")
     if name in READERS and not replace: raise ValueError(f"register_reader: {name!r} is already registered (pass "
                                                          "replace=True to swap it)")
     READERS[name] = fn
     return fn
 
+# %% ../nbs/12_answer.ipynb #5e0ad523
 def _offline_reader(question, options, manifest, R, option_ids=None, verify=True, parsed=None, **_):
     if not options:     # a free question: the focused reader of notebook 12b, loaded by name on first use
         from importlib import import_module
@@ -139,7 +143,8 @@ def _llm_reader(question, options, manifest, R, arm="", llm=None, parsed=None, *
         text, removed = checked_citations(text, manifest)
         why = f"removed citations of evidence it was not given: {', '.join(removed)}" if removed else ""
         return dict(choice=choice, text=text, prompt=prompt, reader=name, reason=why)
-    except LLMOutputError as e:        # a reply that is not valid JSON is an answer without content, kept with its reason
+    # a reply that is not valid JSON is an answer without content, kept with its reason
+    except LLMOutputError as e:
         return dict(choice=None, text="", prompt=build_prompt(question, options, manifest, arm, parsed),
                     reason=f"LLM output rejected: {e}", reader=name)
 
@@ -156,6 +161,7 @@ SENTINEL_BASE = 900_000_000
 def _phrase(condition: str) -> str:
     return f"a patient who carries {condition}" if re.search(r"\*\d", condition) else condition
 
+# %% ../nbs/12_answer.ipynb #ea2fc4da
 def counterfactual_cases(rules: pd.DataFrame|None = None) -> pd.DataFrame:
     "Questions with a known answer from the guideline rules, each with one false statement to inject (synthetic)."
     from epigraph.adapters import GUIDELINE_RULES
@@ -170,18 +176,21 @@ def counterfactual_cases(rules: pd.DataFrame|None = None) -> pd.DataFrame:
         first = r[(r.condition == cond) & (r.predicate == "first_line_for")].drug.tolist()
         bad = r[(r.condition == cond) & (r.predicate == "aggravates")].drug.tolist()
         contra = r[(r.condition == cond) & (r.predicate == "contraindicated_with")].drug.tolist()
-        for x in bad if first else []:                               # recommend: an aggravating drug injected as first-line
+        # recommend: an aggravating drug injected as first-line
+        for x in bad if first else []:
             others = [b for b in bad if b != x][:2]
             opts = [first[0], x] + others + fill(cond, [first[0], x] + others, 4 - 2 - len(others))
             cases.append(dict(kind="recommend", question=f"Which is the first-line treatment for {cond}?",
                               options=opts, gold=first[0],
                               inject_head=x, inject_predicate="first_line_for", inject_tail=cond))
-        for x in contra:                                             # avoid: a harmless option injected as contraindicated
+        # avoid: a harmless option injected as contraindicated
+        for x in contra:
             opts = [x] + fill(cond, [x], 3)
             cases.append(dict(kind="avoid",
                               question=f"Which antiseizure drug should be avoided in {_phrase(cond)}?", options=opts,
                               gold=x, inject_head=opts[1], inject_predicate="contraindicated_with", inject_tail=cond))
-        for x in bad if first else []:                               # avoid: the first-line drug injected as aggravating
+        # avoid: the first-line drug injected as aggravating
+        for x in bad if first else []:
             opts = [x, first[0]] + fill(cond, [x, first[0]], 2)
             cases.append(dict(kind="avoid", question=f"Which antiseizure drug should be avoided in {cond}?",
                               options=opts, gold=x,

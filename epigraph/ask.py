@@ -46,8 +46,10 @@ def slim(gi: GraphIndex) -> GraphIndex:
     out = copy.copy(gi)
     for k in ("_intent_views", "_semantic", "_baseline"): out.__dict__.pop(k, None)
     out._semantic = {}
-    keep = [c for c in ("triplet_id", "head", "predicate", "tail", "tier", "anchor", "suppressed") if c in gi.kg.triplets]
-    out.kg = dataclasses.replace(gi.kg, triplets=gi.kg.triplets[keep].copy()) if dataclasses.is_dataclass(gi.kg) else gi.kg
+    keep = [c for c in ("triplet_id", "head", "predicate", "tail", "tier", "anchor", "suppressed")
+            if c in gi.kg.triplets]
+    out.kg = (dataclasses.replace(gi.kg, triplets=gi.kg.triplets[keep].copy())
+              if dataclasses.is_dataclass(gi.kg) else gi.kg)
     out.pmids = Ragged(gi.pmids)
     if getattr(gi, "_evidence_rows", None) is not None:     # the manifest reads the ordered copy; keep one, not two
         ev, pos = gi._evidence_rows
@@ -93,7 +95,8 @@ def _build_state(folder: Path) -> dict:
 
 # %% ../nbs/12c_ask.ipynb #f3417997
 def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Retriever:
-    "The ask path's retriever over the built graph in `folder`, loaded from its served copy (built and saved if missing)."
+    ("The ask path's retriever over the built graph in `folder`, loaded from its served copy (built and saved if "
+     "missing).")
     folder = Path(folder) if folder else get_settings().build_dir/"kg"
     if not (folder/"manifest.json").exists():
         from epigraph.build import built_kg
@@ -113,7 +116,8 @@ def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Ret
 SERVED_ARMS = ("none", "bm25", "ppr_pcst", "semantic", "hybrid", "baseline")
 
 def retriever_for(arm: str, folder: Path|str|None = None) -> Retriever:
-    "The served retriever for the arms it serves, else the retriever over the full graph (of `folder`, default the built one)."
+    ("The served retriever for the arms it serves, else the retriever over the full graph (of `folder`, default the "
+     "built one).")
     if arm in SERVED_ARMS: return served_retriever(folder)
     if folder is not None:
         from epigraph.build import built_kg
@@ -148,7 +152,8 @@ def answer_record(a) -> dict:
 def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str = "offline",
               retriever: Retriever|None = None,
               progress: bool = False) -> dict:
-    "Answer every question of `path` into JSONL `out`; returns counts (read, answered, failed) and questions per second."
+    ("Answer every question of `path` into JSONL `out`; returns counts (read, answered, failed) and questions per "
+     "second.")
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     from epigraph.answer import answer
     path, out = Path(path), Path(out)
@@ -163,7 +168,9 @@ def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str 
             rec = dict(line=it["line"], id=it.get("id"))
             if "error" in it: rec["error"] = it["error"]
             else:
-                try: rec.update(answer_record(answer(it["question"], it.get("options"), arm=arm, reader=reader, retriever=R)))
+                try:
+                    rec.update(answer_record(answer(it["question"], it.get("options"), arm=arm, reader=reader,
+                                                    retriever=R)))
                 except ValueError as e: rec["error"] = " ".join(str(e).split())
             failed += "error" in rec; done += "error" not in rec
             f.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")

@@ -31,7 +31,8 @@ class NodeEmbeddings:
             k = min(dims, X.shape[1] - 1, X.shape[0] - 1) if X is not None else 0
             with threadpool_limits(1):     # one BLAS thread: several times faster on a shared 2-core machine
                 self.svd = TruncatedSVD(k, random_state=seed).fit(X) if k >= 2 else None
-                self.vectors = self._unit(self.svd.transform(X) if self.svd else (X.toarray() if X is not None else np.zeros((0, 1))))
+                self.vectors = self._unit(self.svd.transform(X) if self.svd
+                                          else (X.toarray() if X is not None else np.zeros((0, 1))))
             # the projection, laid out once: sklearn's transform copies the V×dims matrix on every call
             self.projection = np.ascontiguousarray(self.svd.components_.T) if self.svd else None
         else: raise ValueError(f"NodeEmbeddings: encoder={encoder!r}; use 'tfidf-lsa' or 'minilm'")
@@ -47,10 +48,12 @@ class NodeEmbeddings:
     def embed(self, query: str) -> np.ndarray:
         "The query's unit vector in the same space."
         if self.encoder == "minilm": return self._minilm_encode([query])[0]
-        if not hasattr(self, "tfidf") or not hasattr(self.tfidf, "vocabulary_"): return np.zeros(self.vectors.shape[1], np.float32)
+        if not hasattr(self, "tfidf") or not hasattr(self.tfidf, "vocabulary_"):
+            return np.zeros(self.vectors.shape[1], np.float32)
         x = self.tfidf.transform([query])
         return self._unit(x @ self.projection if self.svd else x.toarray())[0]
 
+# %% ../nbs/11g_baselines.ipynb #b12d4d44
 def node_embeddings(gi: GraphIndex, encoder: str = "tfidf-lsa", dims: int = 256) -> NodeEmbeddings:
     "The graph's node embeddings for an encoder (built once, kept on the index)."
     if (encoder, dims) not in gi._semantic: gi._semantic[(encoder, dims)] = NodeEmbeddings(gi, encoder, dims)
@@ -90,9 +93,11 @@ def abstract_corpus() -> pd.DataFrame:
     parts = []
     for split in ("dev", "train"):   # dev first: the training file repeats the dev abstracts
         d = load_bc5cdr(split)["documents"]
-        parts.append(pd.DataFrame(dict(pmid=d.pmid.astype(int), source=f"bc5cdr-{split}", title=d.title, text=d.abstract)))
+        parts.append(pd.DataFrame(dict(pmid=d.pmid.astype(int), source=f"bc5cdr-{split}", title=d.title,
+                                       text=d.abstract)))
     q = load_pubmedqa()["items"]
-    parts.append(pd.DataFrame(dict(pmid=q.pmid.astype(int), source="pubmedqa", title=q.question, text=q.contexts.map(" ".join))))
+    parts.append(pd.DataFrame(dict(pmid=q.pmid.astype(int), source="pubmedqa", title=q.question,
+                                   text=q.contexts.map(" ".join))))
     return pd.concat(parts, ignore_index=True).drop_duplicates("pmid").reset_index(drop=True)
 
 def _bm25s():
@@ -104,6 +109,7 @@ def _bm25s():
         import bm25s
     return bm25s
 
+# %% ../nbs/11g_baselines.ipynb #ce9c211a
 class AbstractIndex:
     "A BM25 index (bm25s) over a passages table with `pmid`, `source`, `title`, `text`."
     def __init__(self, passages: pd.DataFrame):
@@ -117,7 +123,8 @@ class AbstractIndex:
         "Row numbers and scores of the top-k passages (only those with a positive score)."
         bm25s = _bm25s()
         vocab = getattr(self.bm25, "vocab_dict", None) or {}
-        toks = [t for t in bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0] if t in vocab]
+        toks = [t for t in bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0]
+                if t in vocab]
         if not toks or not len(self.passages): return np.array([], int), np.array([])
         docs, scores = self.bm25.retrieve([toks], k=min(k, len(self.passages)), show_progress=False, n_threads=1)
         keep = scores[0] > 0
@@ -134,7 +141,8 @@ def retrieve_bm25(index: AbstractIndex, query: str, k: int = PARAMS.passages,
     lines, text = cut_to_budget([f"[PMID {m}] {t} — {x}" for m, t, x in zip(p.pmid, p.title, p.text)], token_budget)
     if not lines and len(p):   # one abstract longer than the budget: keep its head, word by word
         words = f"[PMID {p.pmid[0]}] {p.title[0]} — {p.text[0]}".split(" ")
-        while words and approx_tokens(" ".join(words)) > token_budget: words = words[:max(len(words) * 9 // 10, len(words) - 1)]
+        while words and approx_tokens(" ".join(words)) > token_budget:
+            words = words[:max(len(words) * 9 // 10, len(words) - 1)]
         lines = [" ".join(words)] if words else []; text = "\n".join(lines)
     return Retrieved("bm25", query, passages=p, paths=lines, text=text, params=params)
 
@@ -195,7 +203,8 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
     if not seeds: return Retrieved("baseline", query, reason="no entity name occurs in the query", params=params)
     try: pr = nx.pagerank(bg.G, alpha=0.85, personalization={s: 1.0 for s in seeds}, weight="weight", max_iter=100)
     except nx.PowerIterationFailedConvergence as e: return Retrieved("baseline", query, reason="PageRank did not "
-                                                                                               f"converge: {e}", params=params)
+                                                                                               f"converge: {e}",
+                                                                                               params=params)
     top = sorted(pr, key=lambda n: -pr[n])[:top_nodes]
     keep = list(dict.fromkeys(top + seeds))
     H = bg.G.subgraph(keep)

@@ -57,7 +57,8 @@ def item_rng(seed: int, *key) -> np.random.Generator:
 TASKS: dict[str, tuple[Callable|str, str]] = {}   # name -> (builder, or "module:function" until first use; description)
 
 def register_task(name: str, builder: Callable|str, description: str = "") -> None:
-    "Register `builder(seed=0, **params) -> list[Item]` (or its `'module:function'`) under `name`; a later one replaces it."
+    ("Register `builder(seed=0, **params) -> list[Item]` (or its `'module:function'`) under `name`; a later one "
+     "replaces it.")
     if not (callable(builder) or is_load_path(builder)):
         raise TypeError(f"register_task: {name!r} needs a callable or 'module:function', got {builder!r:.60}")
     TASKS[name] = (builder, description)
@@ -134,7 +135,8 @@ _LOADERS = {"cpic": load_cpic, "genes4epilepsy": load_genes4epilepsy, "pubmedqa"
 
 @lru_cache(maxsize=None)
 def loaded(name: str):
-    "A source loaded once per process (`cpic`, `genes4epilepsy`, `pubmedqa`, `hpo`, `mesh`, `bc5cdr-train`, `bc5cdr-dev`); read-only."
+    ("A source loaded once per process (`cpic`, `genes4epilepsy`, `pubmedqa`, `hpo`, `mesh`, `bc5cdr-train`, "
+     "`bc5cdr-dev`); read-only.")
     return _LOADERS[name]()
 
 def triplet_keys(kg, triplet_ids) -> list[str]:
@@ -197,10 +199,12 @@ def choice_item(task: str, kind: str, key: tuple, question: str, gold: str, dist
     opts = [opts[i] for i in order]
     meta = dict(meta or {})
     meta.setdefault("group", "|".join(map(str, (task, kind, *key))))
-    if contraindicated is not None: meta["contraindicated"] = [i for i, o in enumerate(opts) if o in set(contraindicated)]
+    if contraindicated is not None:
+        meta["contraindicated"] = [i for i, o in enumerate(opts) if o in set(contraindicated)]
     return Item(task=task, item_id=f"{task}:{kind}:{_hash(task, kind, *key)[:12]}", question=question,
                 options=[label(o) for o in opts], option_ids=[o if ids else None for o in opts], answer=label(gold),
-                answer_index=opts.index(gold), gold_evidence=sorted(set(gold_evidence)), provenance=provenance, kind=kind, meta=meta)
+                answer_index=opts.index(gold), gold_evidence=sorted(set(gold_evidence)), provenance=provenance,
+                kind=kind, meta=meta)
 
 # %% ../nbs/13_bench.ipynb #eddbe511
 @lru_cache(maxsize=4)
@@ -213,7 +217,8 @@ def source_record(source: str, record_id: str):
     "The raw record `record_id` of `source` (a dict, row or line of text); raises KeyError when it does not exist."
     if source == "pubmedqa":
         it = loaded("pubmedqa")["items"].set_index("pmid")
-        return it.loc[int(str(record_id).removeprefix("PMID:"))]      # graph evidence writes PubMedQA records as PMID:<n>
+        # graph evidence writes PubMedQA records as PMID:<n>
+        return it.loc[int(str(record_id).removeprefix("PMID:"))]
     if source == "hpo":
         file, line = record_id.rsplit(":", 1)
         lines = _file_lines(str(hpo_data_dir()/file))
@@ -268,7 +273,8 @@ NOT_BUILT = [
 def coverage(tasks: dict[str, list[Item]]) -> pd.DataFrame:
     "Items per task, kind and split."
     f = pd.concat([items_frame(v) for v in tasks.values()], ignore_index=True)
-    return f.groupby(["task", "kind", "split"]).size().unstack(fill_value=0).assign(total=lambda d: d.sum(axis=1)).reset_index()
+    return (f.groupby(["task", "kind", "split"]).size().unstack(fill_value=0).assign(total=lambda d: d.sum(axis=1))
+            .reset_index())
 
 # %% ../nbs/13_bench.ipynb #4bdf2361
 WITHHELD = ("t3_precision", "t4_constraints")     # tasks generated from rows the graph arms retrieve

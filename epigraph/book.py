@@ -122,7 +122,8 @@ def chapter_units(todo: list[Path]) -> list[list[Path]]:
     return units
 
 def _run_lanes(units: list[list[Path]], parameters: dict, jobs: int, tick) -> dict:
-    "Run the units on `jobs` threads (each chapter in its own kernel); {notebook: summary row}; the first error re-raised."
+    ("Run the units on `jobs` threads (each chapter in its own kernel); {notebook: summary row}; the first error "
+     "re-raised.")
     import queue, threading
     todo, done, errors = queue.Queue(), {}, []
     for u in units: todo.put(u)
@@ -244,7 +245,8 @@ SEARCH_CHARS = 40_000     # text per page kept in the search index (the longest 
 
 def _page_text(nb) -> str:
     "A notebook's markdown and code as plain text, for the search index."
-    parts = [c.source for c in nb.cells if c.cell_type in ("markdown", "code") and not c.source.lstrip().startswith("#| hide")]
+    parts = [c.source for c in nb.cells
+             if c.cell_type in ("markdown", "code") and not c.source.lstrip().startswith("#| hide")]
     return re.sub(r"\s+", " ", re.sub(r"[#*`>|_\[\]()]+", " ", "\n".join(parts))).strip()[:SEARCH_CHARS]
 
 _SEARCH_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Search – epigraph</title>{css}

@@ -31,7 +31,8 @@ def graph_code_version() -> str:
     "A hash of the installed source files of `GRAPH_CODE_MODULES` (the code that assembles, dates and saves the graph)."
     import importlib.util
     h = hashlib.sha256()
-    for m in GRAPH_CODE_MODULES: h.update(f"{m}\n".encode() + Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
+    for m in GRAPH_CODE_MODULES:
+        h.update(f"{m}\n".encode() + Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
     return h.hexdigest()[:16]
 
 def stale_reason(folder: Path|str) -> str|None:
@@ -64,7 +65,8 @@ def _build_lock(folder: Path):
 
 # %% ../nbs/09b_build.ipynb #b7c1e0a3
 def _build(out_dir: Path, progress: bool):
-    "The stages of `build` (the caller holds the lock): the KG, saved with the code version in its manifest, and seconds per stage."
+    ("The stages of `build` (the caller holds the lock): the KG, saved with the code version in its manifest, and "
+     "seconds per stage.")
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     from epigraph import graph, store
     version, stages, t0 = graph_code_version(), {}, time.perf_counter()   # the code as it is when the build starts
@@ -96,7 +98,8 @@ def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = Fa
               f"({int(ev.date_is_estimated.sum()):,} with an estimated year); "
               f"triplets with a first evidence date: {int(kg.triplets.first_evidence_date.notna().sum()):,}; "
               f"with an onset anchor: {int(kg.triplets.anchor.notna().sum()):,}")
-        print("seconds per stage: " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items()) + f"; total {kg.stages['total']:.2f}")
+        print("seconds per stage: " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
+              + f"; total {kg.stages['total']:.2f}")
     return kg
 
 
@@ -111,10 +114,12 @@ def is_ingested(folder: Path|str) -> bool:
     return isinstance(m, dict) and m.get("kind") == INGESTED_KIND
 
 def built_kg(folder: Path|str|None = None, rebuild: bool = False):
-    "The graph saved by `build` in `folder` (default `build_dir/kg`); built first if `rebuild`, or if `stale_reason` says why."
+    ("The graph saved by `build` in `folder` (default `build_dir/kg`); built first if `rebuild`, or if `stale_reason` "
+     "says why.")
     from epigraph import store
     folder = store.check_graph_folder(Path(folder) if folder else get_settings().build_dir/"kg")
-    if is_ingested(folder):   # a user's own graph: `epigraph ingest` made it, a build would replace it with the default one
+    # a user's own graph: `epigraph ingest` made it, a build would replace it with the default one
+    if is_ingested(folder):
         if why := stale_reason(folder): get_logger("epigraph.build").warning(f"{why}; run `epigraph ingest` again to "
                                                                              "update it")
         return store.load_kg(folder)

@@ -114,7 +114,8 @@ def _cmd_ingest(args):
     params = IngestParams(workers=args.workers, scheduler=args.scheduler, use_llm=args.llm, progress=not args.quiet)
     rep = ingest(args.paths, Path(args.graph), base=args.base, corpus_name=args.corpus, params=params)
     print(rep.summary())
-    for r in rep.rejects.rename(columns={"position": "line"}).head(20).itertuples(): print(_reject_line(r), file=sys.stderr)
+    for r in rep.rejects.rename(columns={"position": "line"}).head(20).itertuples():
+        print(_reject_line(r), file=sys.stderr)
     if len(rep.rejects) > 20: print(f"  … and {len(rep.rejects) - 20} more set aside", file=sys.stderr)
 
 def _cmd_remove(args):
@@ -129,7 +130,8 @@ def _evidence_table(a, most: int = 15):
     m = a.manifest.copy()
     if m.empty: return m
     m["cited"] = m.key.isin(set(a.cited))
-    m["fact"] = [f"{h} {p} {t}" if isinstance(p, str) else str(x)[:60] for h, p, t, x in zip(m.head_name, m.predicate, m.tail_name, m.text)]
+    m["fact"] = [f"{h} {p} {t}" if isinstance(p, str) else str(x)[:60]
+                 for h, p, t, x in zip(m.head_name, m.predicate, m.tail_name, m.text)]
     m = m.sort_values("cited", ascending=False, kind="stable").drop_duplicates(["key", "fact"])
     return m[["cited", "key", "tier", "date", "fact"]].head(most).fillna({"date": ""})
 
@@ -157,7 +159,8 @@ def _cmd_ask(args):
     R = retriever_for(args.arm, args.graph)
     a = answer(args.question, opts, arm=args.arm, reader=args.reader, retriever=R)
     if args.json:
-        print(json.dumps(dict(answer_record(a), options=a.options, manifest=json.loads(a.manifest.to_json(orient="records"))),
+        print(json.dumps(dict(answer_record(a), options=a.options,
+                              manifest=json.loads(a.manifest.to_json(orient="records"))),
                          indent=1, default=str)); return
     print(a.text or f"(no answer: {a.reason})")
     t = _evidence_table(a)
@@ -174,9 +177,11 @@ def _cmd_ask(args):
 def _data_commands(sub) -> None:
     "Commands on sources, the graph, the book and PubMed (sources … extract)."
     s = sub.add_parser("sources", help="list the registered data sources"); s.set_defaults(run=_cmd_sources)
-    s = sub.add_parser("fetch", help="print the verified local path of sources"); s.add_argument("names", nargs="+"); s.set_defaults(run=_cmd_fetch)
+    s = sub.add_parser("fetch", help="print the verified local path of sources"); s.add_argument("names", nargs="+")
+    s.set_defaults(run=_cmd_fetch)
     s = sub.add_parser("build", help="build the evidence graph (assemble, date, anchor, save as Parquet)")
-    s.add_argument("--out", help="output folder (default data/build/kg)"); s.add_argument("--quiet", action="store_true")
+    s.add_argument("--out", help="output folder (default data/build/kg)")
+    s.add_argument("--quiet", action="store_true")
     s.set_defaults(run=_cmd_build)
     s = sub.add_parser("reproduce", help="run every analysis chapter and regenerate figures/")
     s.add_argument("chapters", nargs="*", help="chapter name prefixes (default: all)")
@@ -191,7 +196,8 @@ def _data_commands(sub) -> None:
     s = sub.add_parser("site", help="render the executed book to static HTML (offline)")
     s.add_argument("--out", help="output folder (default _site)"); s.set_defaults(run=_cmd_site)
     s = sub.add_parser("readme", help="write README.md from nbs/index.ipynb")
-    s.add_argument("--check", action="store_true", help="only check that README.md is up to date"); s.set_defaults(run=_cmd_readme)
+    s.add_argument("--check", action="store_true", help="only check that README.md is up to date")
+    s.set_defaults(run=_cmd_readme)
     s = sub.add_parser("pubmed", help="search PubMed and save the results as PubMed XML (needs internet)")
     s.add_argument("query"); s.add_argument("--out", help="output folder (default data/pubmed/<query>)")
     s.add_argument("--base-url", help="E-utilities base URL (default NCBI's); the API key comes from NCBI_API_KEY")

@@ -133,7 +133,8 @@ _BC5CDR_CITE = ("Li J et al. BioCreative V CDR task corpus: a resource for chemi
 _CPIC_RAW = "https://raw.githubusercontent.com/cpicpgx/cpic-data/main/"
 _CPIC_CITE = "Clinical Pharmacogenetics Implementation Consortium (CPIC) database, cpicpgx/cpic-data"
 _G4E_RAW = "https://raw.githubusercontent.com/bahlolab/Genes4Epilepsy/main/"
-_G4E_CITE = "Oliver KL et al. Genes4Epilepsy: An epilepsy gene resource. Epilepsia 2023;64(5):1368-1375, doi:10.1111/epi.17547"
+_G4E_CITE = ("Oliver KL et al. Genes4Epilepsy: An epilepsy gene resource. Epilepsia 2023;64(5):1368-1375, "
+             "doi:10.1111/epi.17547")
 _G4E_HASHES = {
     "2022-09": "30ce8fc15c9ad26c9be8d97040c98521c50eeac60eb2223616b592c2af1ab558",
     "2023-03": "3c099694b825b37ac61ad559f7228720e3cdd201ded771f6e1fcce62dfa71778",
@@ -144,7 +145,8 @@ _G4E_HASHES = {
     "2025-09": "8c5c31d4d6e99e84d45e116f412f17bdafd37e4e9cb4ec1f4286f677199aad3c",
     "2026-03": "fdd234ce78c1bd2f03f0bda79a31c362d96cce7e3e90076f964d044e4a7fa77f"}
 _EPICOM_RAW = "https://raw.githubusercontent.com/neurommsig-epilepsy/EpiCom/master/"
-_EPICOM_CITE = "Hoyt CT et al. A systematic approach for identifying shared mechanisms in epilepsy and its comorbidities. Database 2018 (EpiCom)"
+_EPICOM_CITE = ("Hoyt CT et al. A systematic approach for identifying shared mechanisms in epilepsy and its "
+                "comorbidities. Database 2018 (EpiCom)")
 
 # %% ../nbs/00_config.ipynb #b8c0013e
 _CORPORA_AND_CURATED = [   # the literature corpora and the CPIC database
@@ -167,7 +169,8 @@ _CORPORA_AND_CURATED = [   # the literature corpora and the CPIC database
            "Jin Q et al. PubMedQA, EMNLP 2019", "the 500 PMIDs of the PubMedQA test split with labels"),
     Source("cpic-schema", "cpic/V1__Initial_bootstrap.sql",
            _CPIC_RAW+"src/main/resources/db/migration/V1__Initial_bootstrap.sql",
-           "964c174a25f04a20dac68566ab8a0c50065d3eb637d5892cdf5c91c3d6e2e72f", "CC0", _CPIC_CITE, "CPIC database schema"),
+           "964c174a25f04a20dac68566ab8a0c50065d3eb637d5892cdf5c91c3d6e2e72f", "CC0", _CPIC_CITE,
+           "CPIC database schema"),
     Source("cpic-data", "cpic/V2__initial_data.sql", _CPIC_RAW+"src/main/resources/db/migration/V2__initial_data.sql",
            "30b7be723a7c3658c129f70921330a1b875a3d68bd5a5ff553075746ee5966e8", "CC0", _CPIC_CITE,
            "CPIC genes, drugs, guidelines, publications"),
@@ -275,7 +278,8 @@ def _download(src: Source, dest: Path, timeout: float = 60) -> None:
         got = raw
         if src.member:
             try:
-                with zipfile.ZipFile(raw) as z, z.open(src.member) as m, open(Path(tmp)/"member", "wb") as f: shutil.copyfileobj(m, f)
+                with zipfile.ZipFile(raw) as z, z.open(src.member) as m, open(Path(tmp)/"member", "wb") as f:
+                    shutil.copyfileobj(m, f)
             except (zipfile.BadZipFile, KeyError) as e:
                 raise SourceError(f"source '{src.name}': {src.url} has no member {src.member} ({e})") from None
             got = Path(tmp)/"member"

@@ -56,7 +56,8 @@ def _prov(r: dict, record_id) -> dict:
     return dict(record_id=str(record_id), source=r["_source"], file=r["_file"], line=r["_line"])
 
 def _tidy_genes(rows) -> pd.DataFrame:
-    return pd.DataFrame([dict(symbol=r["symbol"], hgnc_id=r.get("hgncid"), ncbi_gene=_curie("NCBIGene", r.get("ncbiid")),
+    return pd.DataFrame([dict(symbol=r["symbol"], hgnc_id=r.get("hgncid"),
+                              ncbi_gene=_curie("NCBIGene", r.get("ncbiid")),
         ensembl_id=r.get("ensemblid"), pharmgkb_id=r.get("pharmgkbid"), chr=r.get("chr"),
         lookup_method=r.get("lookupmethod", "PHENOTYPE"),   # the schema's DEFAULT until an update sets it
         version=r.get("version"), **_prov(r, r["symbol"])) for r in rows])
@@ -71,7 +72,8 @@ def _tidy_drugs(rows) -> pd.DataFrame:
 # %% ../nbs/02a_curated.ipynb #18db7d67
 def _pub_date(year, month) -> tuple[pd.Timestamp|None, str|None]:
     if year is None: return None, None
-    return (pd.Timestamp(year=year, month=month, day=1), "month") if month else (pd.Timestamp(year=year, month=1, day=1), "year")
+    return ((pd.Timestamp(year=year, month=month, day=1), "month") if month
+            else (pd.Timestamp(year=year, month=1, day=1), "year"))
 
 def _tidy_publications(rows, rejects: Rejects) -> pd.DataFrame:
     out = []
@@ -81,7 +83,8 @@ def _tidy_publications(rows, rejects: Rejects) -> pd.DataFrame:
         date, prec = _pub_date(r.get("year"), r.get("month"))
         out.append(dict(pmid=int(r["pmid"]) if r.get("pmid") else None, guideline_id=r.get("guidelineid"),
                         title=r.get("title"),
-            journal=r.get("journal"), year=r.get("year"), month=r.get("month"), publication_date=date, date_precision=prec,
+            journal=r.get("journal"), year=r.get("year"), month=r.get("month"), publication_date=date,
+            date_precision=prec,
             pmcid=r.get("pmcid"), doi=r.get("doi"), authors=r.get("authors") or [], version=r.get("version"),
             changed_by=r.get("_changed_by", []), **_prov(r, r.get("pmid"))))
     return pd.DataFrame(out).astype({"pmid": "Int64", "guideline_id": "Int64", "year": "Int64", "month": "Int64",
@@ -101,7 +104,8 @@ def _tidy_guidelines(rows, publications: pd.DataFrame) -> pd.DataFrame:
 # %% ../nbs/02a_curated.ipynb #6c112ea1
 PAIRS_AS_OF_YEAR = int(re.search(r"_(\d{4})\.sql$", SOURCES["cpic-pairs-2018"].path).group(1))
 
-def _tidy_pairs(rows, drugs: pd.DataFrame, genes: pd.DataFrame, guidelines: pd.DataFrame, rejects: Rejects) -> pd.DataFrame:
+def _tidy_pairs(rows, drugs: pd.DataFrame, genes: pd.DataFrame, guidelines: pd.DataFrame,
+                rejects: Rejects) -> pd.DataFrame:
     drug_id = dict(zip(drugs.name, drugs.drug_id))
     hgnc = dict(zip(genes.symbol, genes.hgnc_id))
     by_pgkb = {pid: gid for gid, ids in zip(guidelines.guideline_id, guidelines.pharmgkb_ids) for pid in ids}
@@ -113,8 +117,8 @@ def _tidy_pairs(rows, drugs: pd.DataFrame, genes: pd.DataFrame, guidelines: pd.D
         out.append(dict(gene_symbol=gene, hgnc_id=hgnc.get(gene), drug_name=drug, drug_id=drug_id.get(drug),
             guideline_id=by_pgkb.get(r.get("pgkbguidelineid")), pgkb_guideline_id=r.get("pgkbguidelineid"),
             cpic_level=r.get("level"), pgkb_level=r.get("pgkbcalevel") or None, pgx_testing=r.get("pgxtesting") or None,
-            pmids=[int(c) for c in cites], as_of=pd.Timestamp(year=PAIRS_AS_OF_YEAR, month=1, day=1), as_of_precision="year",
-            **_prov(r, f"{gene}/{drug}")))
+            pmids=[int(c) for c in cites], as_of=pd.Timestamp(year=PAIRS_AS_OF_YEAR, month=1, day=1),
+            as_of_precision="year", **_prov(r, f"{gene}/{drug}")))
     df = pd.DataFrame(out).astype({"guideline_id": "Int64"})
     df.insert(df.columns.get_loc("as_of"), "is_duplicate_pair", df.duplicated(["gene_symbol", "drug_name"], keep=False))
     return df
@@ -149,19 +153,24 @@ def read_change_log(path: Path, source: str, rejects: Rejects) -> tuple[pd.DataF
 # %% ../nbs/02a_curated.ipynb #e3aa7055
 _RECORD_KEY = {"drug": "drugid", "publication": "pmid", "gene": "symbol", "guideline": "id"}
 
-def dated_changes(rows: dict[str, list[dict]], updates: list[dict], source: str, guidelines: pd.DataFrame) -> pd.DataFrame:
+def dated_changes(rows: dict[str, list[dict]], updates: list[dict], source: str,
+                  guidelines: pd.DataFrame) -> pd.DataFrame:
     "What one CPIC migration file adds and changes, one row each, dated by the newest publication it adds."
     added = [(t, r) for t, rs in rows.items() for r in rs if r["_source"] == source]
-    dates = [d for d in (_pub_date(r.get("year"), r.get("month")) for t, r in added if t == "publication") if d[0] is not None]
+    dates = [d for d in (_pub_date(r.get("year"), r.get("month")) for t, r in added if t == "publication")
+             if d[0] is not None]
     date, prec = max(dates) if dates else (None, None)
     gname = dict(zip(guidelines.guideline_id, guidelines.name))
-    out = [dict(change=f"{t} added", table=t, subject=str(r.get(_RECORD_KEY.get(t, ""))), detail=r.get("title") or r.get("name"),
-                line=r["_line"]) for t, r in added]
+    out = [dict(change=f"{t} added", table=t, subject=str(r.get(_RECORD_KEY.get(t, ""))),
+                detail=r.get("title") or r.get("name"), line=r["_line"]) for t, r in added]
     for u in (u for u in updates if u["source"] == source):
-        detail = f"{u['column']} = {u['value']}" + (f" ({gname[u['value']]})" if u["column"] == "guidelineid" and u["value"] in gname else "")
-        out += [dict(change=f"{u['table']}.{u['column']} set", table=u["table"], subject=str(r.get(_RECORD_KEY.get(u["table"], ""))),
+        detail = f"{u['column']} = {u['value']}" + (f" ({gname[u['value']]})"
+                                                    if u["column"] == "guidelineid" and u["value"] in gname else "")
+        out += [dict(change=f"{u['table']}.{u['column']} set", table=u["table"],
+                     subject=str(r.get(_RECORD_KEY.get(u["table"], ""))),
                      detail=detail, line=u["line"]) for r in u["rows"]]
-    return pd.DataFrame([dict(date=date, date_precision=prec, **o, source=source, file=Path(SOURCES[source].path).name) for o in out])
+    return pd.DataFrame([dict(date=date, date_precision=prec, **o, source=source, file=Path(SOURCES[source].path).name)
+                         for o in out])
 
 # %% ../nbs/02a_curated.ipynb #4e0d1032
 def load_cpic() -> Loaded:
@@ -174,7 +183,8 @@ def load_cpic() -> Loaded:
     pairs = _tidy_pairs(rows["pair"], drugs, genes, guidelines, rejects)
     change_log, n_log = read_change_log(fetch("cpic-change-log"), "cpic-change-log", rejects)
     upd = pd.DataFrame([{**{k: v for k, v in u.items() if k != "rows"},
-                         "subjects": [str(r.get(_RECORD_KEY.get(u["table"], ""))) for r in u["rows"]]} for u in updates]).astype({"n_rows": "Int64"})
+                         "subjects": [str(r.get(_RECORD_KEY.get(u["table"], ""))) for r in u["rows"]]}
+                        for u in updates]).astype({"n_rows": "Int64"})
     tables = dict(genes=genes, drugs=drugs, guidelines=guidelines, publications=publications, pairs=pairs,
                   phenytoin_2020=dated_changes(rows, updates, "cpic-phenytoin-2020", guidelines),
                   updates=upd, change_log=change_log)
@@ -189,7 +199,8 @@ ANTISEIZURE_WITHOUT_N03 = {
     "divalproex sodium": "no ATC code in the dump; a valproate salt"}
 
 def antiseizure_pairs(loaded: Loaded, extra: dict[str, str] = ANTISEIZURE_WITHOUT_N03) -> pd.DataFrame:
-    "CPIC pairs whose drug is an antiseizure medication (ATC N03 in the drug table, or listed in `extra`), with the basis."
+    ("CPIC pairs whose drug is an antiseizure medication (ATC N03 in the drug table, or listed in `extra`), with the "
+     "basis.")
     drugs = loaded["drugs"].set_index("drug_id")
     def basis(drug_id, name):
         n03 = [a for a in (drugs.atc_ids.get(drug_id) or []) if a.startswith("N03")] if drug_id in drugs.index else []
@@ -242,7 +253,8 @@ def parse_g4e(path: Path, release: str, source: str, rejects: Rejects) -> tuple[
                                                                "HGNC:<number>"); continue
         out.append(dict(release=release, release_date=release_date, date_precision="month",
                         hgnc_id=r["hgnc_id"].strip(),
-            symbol=r["symbol"].strip(), ensembl=_missing(r["ensembl"]), entrez=_curie("NCBIGene", _missing(r["entrez"])),
+            symbol=r["symbol"].strip(), ensembl=_missing(r["ensembl"]),
+            entrez=_curie("NCBIGene", _missing(r["entrez"])),
             omim=_curie("OMIM", _missing(r["omim"])), inheritance=_missing(r["inheritance"]),
             phenotypes=_split_list(r["phenotypes"]), panels=_split_list(r["panels"]) if "panels" in r else None,
             record_id=f"{r['hgnc_id'].strip()}/{r['symbol'].strip()}", source=source, file=path.name, line=lineno))
@@ -276,7 +288,8 @@ def read_pmid_list(name: str, list_name: str, rejects: Rejects) -> tuple[pd.Data
         n_read += 1
         if not text.isdigit(): rejects.add(Path(path).name, lineno, text[:20], f"not a PMID: {text[:40]!r}"); continue
         pmid = int(text)
-        if pmid in seen: rejects.add(Path(path).name, lineno, pmid, f"PMID {pmid} already listed at line {seen[pmid]}"); continue
+        if pmid in seen:
+            rejects.add(Path(path).name, lineno, pmid, f"PMID {pmid} already listed at line {seen[pmid]}"); continue
         seen[pmid] = lineno; out.append((pmid, lineno))
     df = pd.DataFrame(out, columns=["pmid", "line"])
     df.insert(1, "list", list_name)
@@ -288,10 +301,13 @@ def read_pmid_list(name: str, list_name: str, rejects: Rejects) -> tuple[pd.Data
 # %% ../nbs/02a_curated.ipynb #377bbc2c
 EPICOM_ENTITY_COLUMNS = {"Common Name": "name", "Internal Identifier": "internal_id",
                          "Relative Entropy": "relative_entropy",
-    "Reference Entity Count": "reference_entity_count", "Entity Count": "entity_count", "Query Entity Count": "query_entity_count",
+    "Reference Entity Count": "reference_entity_count", "Entity Count": "entity_count",
+    "Query Entity Count": "query_entity_count",
     "Reference Doc Count": "reference_doc_count", "Doc Count": "doc_count", "Query Doc Count": "query_doc_count",
-    "Entrez Gene Identifier": "entrez_ids", "GO Identifier": "go_ids_raw", "KEGG Identifier": "kegg_ids_raw", "ATC Code": "atc_code",
-    "Protein Domain": "protein_domain", "Protein Family": "protein_family", "Cytoband": "cytoband", "Chromosome": "chromosome"}
+    "Entrez Gene Identifier": "entrez_ids", "GO Identifier": "go_ids_raw", "KEGG Identifier": "kegg_ids_raw",
+    "ATC Code": "atc_code",
+    "Protein Domain": "protein_domain", "Protein Family": "protein_family", "Cytoband": "cytoband",
+    "Chromosome": "chromosome"}
 
 def _entity_value(col: str, v: str):
     v = v.strip()
@@ -354,7 +370,8 @@ def _peer_triplet(r: dict) -> dict:
                 priority=r["priority"], is_evidence=False)
 
 # %% ../nbs/02a_curated.ipynb #a311fd8f
-def read_peer_triplets(rejects: Rejects, name: str = "epigraph-peer-triplets", sheet: str = "All Triplets") -> tuple[pd.DataFrame, int]:
+def read_peer_triplets(rejects: Rejects, name: str = "epigraph-peer-triplets",
+                       sheet: str = "All Triplets") -> tuple[pd.DataFrame, int]:
     "The EpiGraph authors' triplets (one row per spreadsheet row) and the number of rows read."
     import openpyxl   # read-only streaming: about 1.5 s for the 12,910 rows, against 4 s through pandas
     path = fetch(name)
@@ -389,8 +406,10 @@ def read_peer_demo(rejects: Rejects, name: str = "epigraph-peer-demo") -> tuple[
     "Nodes and links of the EpiGraph demo subgraph, and the number of records (nodes + links) read."
     path = fetch(name); g = json.loads(path.read_text(encoding="utf-8"))
     prov = dict(source=name, file=path.name)
-    nodes = pd.DataFrame([dict(node_id=n["id"], label=n.get("label"), layer=DEMO_LAYERS.get(n.get("layer")), layer_name=n.get("layer"),
-        ontology=n.get("source"), degree=n.get("degree"), is_evidence=False, record_id=n["id"], **prov, index=i) for i, n in enumerate(g["nodes"])])
+    nodes = pd.DataFrame([dict(node_id=n["id"], label=n.get("label"), layer=DEMO_LAYERS.get(n.get("layer")),
+                               layer_name=n.get("layer"),
+        ontology=n.get("source"), degree=n.get("degree"), is_evidence=False, record_id=n["id"], **prov, index=i)
+                          for i, n in enumerate(g["nodes"])])
     ids, links = set(nodes.node_id), []
     for i, l in enumerate(g["links"]):
         rid = f"{l.get('source')}|{l.get('relation')}|{l.get('target')}"
@@ -400,8 +419,8 @@ def read_peer_demo(rejects: Rejects, name: str = "epigraph-peer-demo") -> tuple[
             pmc, pmids = _papers(l.get("supporting_papers", []))
         except (ValueError, KeyError) as e: rejects.add(Path(path).name, None, rid, f"link {i}: {e}"); continue
         links.append(dict(head=l["source"], relation=l["relation"], tail=l["target"], paper_count=l.get("paper_count"),
-            confidence=l.get("confidence"), cross_layer=l.get("cross_layer"), pmc_ids=pmc, pmids=pmids, is_evidence=False,
-            record_id=rid, **prov, index=i))
+            confidence=l.get("confidence"), cross_layer=l.get("cross_layer"), pmc_ids=pmc, pmids=pmids,
+            is_evidence=False, record_id=rid, **prov, index=i))
     return dict(nodes=nodes, links=pd.DataFrame(links)), len(g["nodes"]) + len(g["links"])
 
 # %% ../nbs/02a_curated.ipynb #f80bb89a

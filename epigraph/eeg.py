@@ -27,8 +27,8 @@ POSITIONS = np.array([(-.3, .95), (.3, .95), (-.8, .6), (-.4, .5), (0, .5), (.4,
 TEN_TEN = {"T7": "T3", "T8": "T4", "P7": "T5", "P8": "T6"}   # 10-10 name -> 10-20 name
 BIPOLAR = [("Fp1", "F7"), ("F7", "T3"), ("T3", "T5"), ("T5", "O1"), ("Fp2", "F8"), ("F8", "T4"),
            ("T4", "T6"), ("T6", "O2"),
-           ("Fp1", "F3"), ("F3", "C3"), ("C3", "P3"), ("P3", "O1"), ("Fp2", "F4"), ("F4", "C4"), ("C4", "P4"), ("P4", "O2"),
-           ("Fz", "Cz"), ("Cz", "Pz")]
+           ("Fp1", "F3"), ("F3", "C3"), ("C3", "P3"), ("P3", "O1"), ("Fp2", "F4"), ("F4", "C4"), ("C4", "P4"),
+           ("P4", "O2"), ("Fz", "Cz"), ("Cz", "Pz")]
 BIPOLAR_NAMES = [f"{a}-{b}" for a, b in BIPOLAR]
 LEFT_CHAINS, RIGHT_CHAINS = BIPOLAR_NAMES[0:4] + BIPOLAR_NAMES[8:12], BIPOLAR_NAMES[4:8] + BIPOLAR_NAMES[12:16]
 REGIONS = {"left temporal": BIPOLAR_NAMES[0:4], "right temporal": BIPOLAR_NAMES[4:8],
@@ -68,11 +68,13 @@ class Recording:
     def seconds(self) -> float: return self.signals.shape[1] / self.fs
     def __repr__(self):
         tag = "SYNTHETIC " if self.synthetic else ""
-        return f"{tag}Recording({len(self.channels)} ch × {self.seconds:.1f} s at {self.fs:g} Hz, {self.montage or 'montage ?'}, {self.source or 'in memory'})"
+        return (f"{tag}Recording({len(self.channels)} ch × {self.seconds:.1f} s at {self.fs:g} Hz, "
+                f"{self.montage or 'montage ?'}, {self.source or 'in memory'})")
 
 FLAT_UV = 0.05   # a channel whose standard deviation is below 0.05 µV carries no EEG
 
-def check_signals(signals: np.ndarray, channels: list, fs: float, where: str = "recording", min_seconds: float = 4.0) -> np.ndarray:
+def check_signals(signals: np.ndarray, channels: list, fs: float, where: str = "recording",
+                  min_seconds: float = 4.0) -> np.ndarray:
     "The signals as float64 if usable; else `EEGInputError` naming the first bad channel."
     x = np.asarray(signals, dtype=float)
     if x.ndim != 2 or x.shape[0] != len(channels):
@@ -92,7 +94,8 @@ def check_signals(signals: np.ndarray, channels: list, fs: float, where: str = "
 
 # %% ../nbs/14_eeg.ipynb #b58c5c06
 def to_bipolar(rec: Recording) -> Recording:
-    "The recording in the 18-channel longitudinal bipolar montage (referential input is subtracted; bipolar is matched)."
+    ("The recording in the 18-channel longitudinal bipolar montage (referential input is subtracted; bipolar is "
+     "matched).")
     ref = {}
     for i, lab in enumerate(rec.channels):
         e = electrode(lab)
@@ -125,6 +128,7 @@ def resample(rec: Recording, fs: float = 128) -> Recording:
     x = sps.resample_poly(rec.signals, frac.numerator, frac.denominator, axis=1)
     return Recording(x, float(fs), list(rec.channels), rec.patient, rec.source, rec.synthetic, rec.montage)
 
+# %% ../nbs/14_eeg.ipynb #e2873db8
 def prepare(rec: Recording, fs: float = 128) -> Recording:
     "Checked, harmonised to the bipolar montage and resampled: the form every feature and vector is computed on."
     check_signals(rec.signals, rec.channels, rec.fs, rec.source or "recording")
@@ -134,17 +138,24 @@ def prepare(rec: Recording, fs: float = 128) -> Recording:
 
 # %% ../nbs/14_eeg.ipynb #3f00d207
 CLASSES = {
-    "absence": dict(ages=(4, 10), pattern="3 Hz generalized spike-and-wave", history="brief staring spells several times a day"),
-    "hypsarrhythmia": dict(ages=(0.25, 1.0), pattern="hypsarrhythmia", history="clusters of flexor spasms on waking and developmental plateau"),
-    "focal_spikes": dict(ages=(5, 40), pattern="focal spikes and sharp waves", history="episodes of unilateral facial twitching or déjà vu"),
-    "focal_slowing": dict(ages=(20, 80), pattern="focal slowing", history="new headaches and mild word-finding difficulty"),
-    "jme": dict(ages=(12, 25), pattern="generalized polyspike-and-wave", history="morning myoclonic jerks, worse after sleep deprivation"),
-    "seizure": dict(ages=(10, 70), pattern="an electrographic seizure", history="recurrent episodes of unresponsiveness with lip smacking"),
+    "absence": dict(ages=(4, 10), pattern="3 Hz generalized spike-and-wave",
+                    history="brief staring spells several times a day"),
+    "hypsarrhythmia": dict(ages=(0.25, 1.0), pattern="hypsarrhythmia",
+                           history="clusters of flexor spasms on waking and developmental plateau"),
+    "focal_spikes": dict(ages=(5, 40), pattern="focal spikes and sharp waves",
+                         history="episodes of unilateral facial twitching or déjà vu"),
+    "focal_slowing": dict(ages=(20, 80), pattern="focal slowing",
+                          history="new headaches and mild word-finding difficulty"),
+    "jme": dict(ages=(12, 25), pattern="generalized polyspike-and-wave",
+                history="morning myoclonic jerks, worse after sleep deprivation"),
+    "seizure": dict(ages=(10, 70), pattern="an electrographic seizure",
+                    history="recurrent episodes of unresponsiveness with lip smacking"),
     "normal": dict(ages=(8, 70), pattern="a normal background", history="a single episode of syncope on standing"),
 }
-FOCI = {"left temporal": (-.95, .05), "right temporal": (.95, .05), "left frontal": (-.6, .55), "right frontal": (.6, .55),
-        "left posterior temporal": (-.75, -.45), "right posterior temporal": (.75, -.45)}
-MEDICATIONS = ["none", "none", "levetiracetam", "lamotrigine", "valproate", "carbamazepine", "ethosuximide", "sertraline"]
+FOCI = {"left temporal": (-.95, .05), "right temporal": (.95, .05), "left frontal": (-.6, .55),
+        "right frontal": (.6, .55), "left posterior temporal": (-.75, -.45), "right posterior temporal": (.75, -.45)}
+MEDICATIONS = ["none", "none", "levetiracetam", "lamotrigine", "valproate", "carbamazepine", "ethosuximide",
+               "sertraline"]
 
 def scalp_field(focus, width: float) -> np.ndarray:
     "A Gaussian amplitude field over the 19 electrodes, 1 at `focus` (scalp coordinates)."
@@ -167,6 +178,7 @@ def _add(sig: np.ndarray, t0: int, wave: np.ndarray, amp: np.ndarray):
     a, b = max(0, t0), min(sig.shape[1], t0 + len(wave))
     if b > a: sig[:, a:b] += amp[:, None] * wave[None, a - t0:b - t0]
 
+# %% ../nbs/14_eeg.ipynb #1b08314e
 def spike_wave(fs: float, spike_ms: float, slow_ms: float, slow_amp: float = 0.6) -> np.ndarray:
     "One spike (a sharp triangle, unit peak) followed by a slow wave of opposite sign, as a waveform."
     ns = max(3, int(spike_ms * fs / 1000)); nw = max(0, int(slow_ms * fs / 1000))
@@ -183,7 +195,8 @@ def background(rng, T: int, fs: float, age: float) -> np.ndarray:
     x = rng.uniform(20, 50) * scalp_field((0, -.9), .55)[:, None] * (env * alpha)[None]
     x += rng.uniform(3, 8) * scalp_field((0, .5), .6)[:, None] * band_noise(rng, 1, T, fs, 14, 25)
     beta = rng.uniform(1.0, 1.8)
-    return x + rng.uniform(10, 20) * (0.8 * pink_noise(rng, 1, T, beta) + 0.6 * pink_noise(rng, len(ELECTRODES), T, beta))
+    return x + rng.uniform(10, 20) * (0.8 * pink_noise(rng, 1, T, beta)
+                                      + 0.6 * pink_noise(rng, len(ELECTRODES), T, beta))
 
 def _bursts(rng, sig, fs, amp, dur, gap, make_cycles):
     "Repeated bursts from a random start: each lasts dur() s and is followed by gap() s; cycles drawn by make_cycles."
@@ -252,7 +265,8 @@ def add_seizure(rng, sig, fs, meta):
     meta["seizure_s"] = (round(on / fs, 1), round(off / fs, 1))
 
 SIGNATURES = {"absence": add_absence, "hypsarrhythmia": add_hypsarrhythmia, "focal_spikes": add_focal_spikes,
-              "focal_slowing": add_focal_slowing, "jme": add_jme, "seizure": add_seizure, "normal": lambda rng, sig, fs, meta: None}
+              "focal_slowing": add_focal_slowing, "jme": add_jme, "seizure": add_seizure,
+              "normal": lambda rng, sig, fs, meta: None}
 
 # %% ../nbs/14_eeg.ipynb #18717c00
 def recording_noise(rng, T: int, fs: float, artefacts: bool = True) -> np.ndarray:
@@ -308,11 +322,13 @@ def _referential_1010(x, rng):
     return names + ["ECG", "A1-LE", "A2-LE"], np.vstack([x, extra])
 def _bipolar_chb(x, rng):
     ix = {e: i for i, e in enumerate(ELECTRODES)}; back = {v: k for k, v in TEN_TEN.items()}
-    return [f"{back.get(a, a).upper()}-{back.get(b, b).upper()}" for a, b in BIPOLAR], np.stack([x[ix[a]] - x[ix[b]] for a, b in BIPOLAR])
+    return ([f"{back.get(a, a).upper()}-{back.get(b, b).upper()}" for a, b in BIPOLAR],
+            np.stack([x[ix[a]] - x[ix[b]] for a, b in BIPOLAR]))
 MONTAGES = {"10-20": _referential_1020, "10-10": _referential_1010, "bipolar": _bipolar_chb}
 
 # %% ../nbs/14_eeg.ipynb #dbb2db72
-MAX_SIGNALS, MAX_SAMPLES = 512, 50_000_000   # 50 M samples = 100 MB of int16: an hour of 19-channel EEG at 512 Hz is 35 M
+# 50 M samples = 100 MB of int16: an hour of 19-channel EEG at 512 Hz is 35 M
+MAX_SIGNALS, MAX_SAMPLES = 512, 50_000_000
 
 def _field(raw: bytes, name: str, where: str, kind=float):
     try:
@@ -347,7 +363,8 @@ def _check_size(where: str, size: int, header_bytes: int, n_records: int, record
 
 # %% ../nbs/14_eeg.ipynb #b91a24d8
 def read_edf_header(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX_SIGNALS) -> dict:
-    "The EDF(+) header as a dict, after checks that read at most 256·(1+max_signals) bytes; `EEGInputError` if unusable."
+    ("The EDF(+) header as a dict, after checks that read at most 256·(1+max_signals) bytes; `EEGInputError` if "
+     "unusable.")
     path = Path(path); where = str(path)
     if not path.is_file(): raise EEGInputError(f"{where}: no such file")
     size = path.stat().st_size
@@ -398,7 +415,8 @@ def write_edf(path, rec: Recording) -> Path:
     n = x.shape[1] // fs * fs                                   # whole 1-s data records
     lim = np.ceil(np.maximum(np.abs(x[:, :n]).max(axis=1) * 1.05, 1.0))   # whole µV: the field has 8 characters
     headers = [dict(label=c[:16], dimension="uV", sample_frequency=fs, physical_min=-float(m), physical_max=float(m),
-                    digital_min=-32768, digital_max=32767, transducer="", prefilter="") for c, m in zip(rec.channels, lim)]
+                    digital_min=-32768, digital_max=32767, transducer="", prefilter="")
+               for c, m in zip(rec.channels, lim)]
     w = pyedflib.EdfWriter(str(path), len(rec.channels), file_type=pyedflib.FILETYPE_EDFPLUS)
     try:
         w.setSignalHeaders(headers)
@@ -408,7 +426,8 @@ def write_edf(path, rec: Recording) -> Path:
         w.setRecordingAdditional("SYNTHETIC_EEG" if rec.synthetic else "")
         w.writeSamples([np.ascontiguousarray(r[:n]) for r in x])
         if rec.synthetic: w.writeAnnotation(0, -1, "SYNTHETIC EEG")
-        for key in ("age_years", "medications", "history"):   # EDFlib keeps 40 characters per annotation: split into parts
+        # EDFlib keeps 40 characters per annotation: split into parts
+        for key in ("age_years", "medications", "history"):
             if key not in p: continue
             text = ", ".join(p[key]) if isinstance(p[key], list) else str(p[key])
             width = 38 - len(key) - 4

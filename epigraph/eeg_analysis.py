@@ -64,7 +64,8 @@ def detect_spikes(rec: Recording, k: float = 5.0, min_ms: float = 20, max_ms: fl
     g = ev.groupby("event")
     out = pd.DataFrame({"time_s": g.time_s.min(), "channels": g.ch.nunique(),
                         "bilateral": g.ch.apply(lambda c: bool(set(c) & left) and bool(set(c) & right)),
-                        "lead": g.apply(lambda d: rec.channels[int(d.ch.iloc[d["size"].argmax()])], include_groups=False),
+                        "lead": g.apply(lambda d: rec.channels[int(d.ch.iloc[d["size"].argmax()])],
+                                        include_groups=False),
                         "size": g["size"].max()})
     return out.reset_index(drop=True)
 
@@ -124,7 +125,8 @@ def eeg_features(rec: Recording) -> dict:
                 spike_lead=spikes.lead.mode().iloc[0] if len(spikes) else "",
                 posterior_peak_hz=_peak(f, P[[rec.channels.index(c) for c in post]].mean(0), 4, 13),
                 anterior_peak_hz=_peak(f,
-                                       P[[rec.channels.index(c) for c in ("Fp1-F3", "Fp2-F4", "Fz-Cz")]].mean(0), 1.5, 8),
+                                       P[[rec.channels.index(c)
+                                          for c in ("Fp1-F3", "Fp2-F4", "Fz-Cz")]].mean(0), 1.5, 8),
                 max_delta_region=max(region_delta, key=region_delta.get),
                 delta_region_ratio=float(max(region_delta.values()) / (np.median(list(region_delta.values())) + 1e-9)),
                 max_power_region=max(region_power, key=region_power.get),
@@ -165,7 +167,8 @@ def describe_eeg(feat: dict) -> str:
     return " ".join(s)
 
 # %% ../nbs/14a_eeg_analysis.ipynb #ca1e593a
-COSTS = {"squared": lambda x: x * x, "absolute": np.abs}   # local cost of matching a_i with b_j, as a function of a_i - b_j
+# local cost of matching a_i with b_j, as a function of a_i - b_j
+COSTS = {"squared": lambda x: x * x, "absolute": np.abs}
 
 def _cost(cost: str):
     if cost not in COSTS: raise ValueError(f"DTW cost {cost!r}; use one of {', '.join(COSTS)}")
@@ -234,10 +237,12 @@ DTW_ENGINES = {"c": dtw_fast, "numpy": dtw_many}   # EEGIndex(engine=...): dtaid
 
 # %% ../nbs/14a_eeg_analysis.ipynb #251fff06
 class EEGIndex:
-    "An exact top-k banded-DTW index over equal-length vectors, pruned by LB_Keogh; `metric='euclidean'` for the plain baseline."
+    ("An exact top-k banded-DTW index over equal-length vectors, pruned by LB_Keogh; `metric='euclidean'` for the "
+     "plain baseline.")
     def __init__(self, vectors: np.ndarray, ids: list, r: int = 1, batch: int = 64, cost: str = "squared",
                  engine: str = "c"):
-        self.X = np.ascontiguousarray(np.asarray(vectors, float)); self.ids = list(ids); self.r, self.batch, self.cost = r, batch, cost
+        self.X = np.ascontiguousarray(np.asarray(vectors, float)); self.ids = list(ids)
+        self.r, self.batch, self.cost = r, batch, cost
         if self.X.ndim != 2 or len(self.ids) != len(self.X): raise ValueError("EEGIndex: need an N × L array and N ids")
         if engine not in DTW_ENGINES: raise ValueError(f"EEGIndex: engine={engine!r}; use one of "
                                                        f"{', '.join(DTW_ENGINES)}")
@@ -257,7 +262,8 @@ class EEGIndex:
         best_d, best_i, done, size = np.empty(0), np.empty(0, int), 0, self.batch
         while done < len(order):
             if len(best_d) >= k and lb[order[done]] > best_d[k - 1]: break   # no unseen candidate can enter the top k
-            idx = order[done:done + size]; done += len(idx); size *= 2       # doubling batches: at worst ~2x brute force
+            # doubling batches: at worst ~2x brute force
+            idx = order[done:done + size]; done += len(idx); size *= 2
             d = DTW_ENGINES[self.engine](q, self.X[idx], self.r, self.cost)
             best_d, best_i = np.concatenate([best_d, d]), np.concatenate([best_i, idx])
             keep = np.lexsort((best_i, best_d))[:k]; best_d, best_i = best_d[keep], best_i[keep]
@@ -278,7 +284,8 @@ CLASS_ENTITIES = {   # class -> (EEG finding names, syndrome names), looked up b
 def class_entities(kg, label: str) -> dict:
     "The graph ids of a class's EEG finding(s) and syndrome(s): {'finding': [...], 'syndrome': [...]}."
     e = kg.entities.assign(key=kg.entities.name.str.lower().str.strip())
-    names = e.drop_duplicates("key").set_index("key").entity_id           # one record of a concept may carry either case
+    # one record of a concept may carry either case
+    names = e.drop_duplicates("key").set_index("key").entity_id
     finding, syndrome = CLASS_ENTITIES[label]
     missing = [n for n in finding + syndrome if n.lower() not in names.index]
     if missing: raise KeyError(f"class_entities: {label}: {missing} not in the graph's entity names — rebuild the "
@@ -310,7 +317,8 @@ def soft_links(gi, text: str, named: list|tuple = (), kappa: float = 10.0, layer
     w = np.exp(z - z.max()); w /= w.sum()
     names = gi.kg.entities.drop_duplicates("entity_id").set_index("entity_id").name
     return pd.DataFrame({"entity_id": ids, "name": [names[e] for e in ids], "score": [s[e] for e in ids], "weight": w}
-                        ).sort_values(["weight", "entity_id"], ascending=[False, True], kind="stable").reset_index(drop=True)
+                        ).sort_values(["weight", "entity_id"], ascending=[False, True],
+                                      kind="stable").reset_index(drop=True)
 
 # %% ../nbs/14a_eeg_analysis.ipynb #43ecd430
 def minmax(x) -> np.ndarray:
@@ -365,19 +373,24 @@ def eeg_retrieve(cb: CaseBase, rec: Recording, k: int = 5, metric: str = "dtw") 
 
 # %% ../nbs/14a_eeg_analysis.ipynb #37cb7e0e
 def blend(cb: CaseBase, hits: pd.DataFrame, graph_nodes: pd.DataFrame|None = None, alpha: float = 0.7) -> pd.DataFrame:
-    "Entity scores α·EEG (cases' scores through their soft links) + (1-α)·graph (ppr_pcst node scores), both min–max normalised."
+    ("Entity scores α·EEG (cases' scores through their soft links) + (1-α)·graph (ppr_pcst node scores), both min–max "
+     "normalised.")
     eeg = {}
     for c, s in zip(hits.case_id, hits.eeg_score):
-        for e, n, w in cb.links.get(c, pd.DataFrame(columns=["entity_id", "name", "weight"]))[["entity_id", "name", "weight"]].itertuples(index=False):
+        for e, n, w in cb.links.get(c, pd.DataFrame(columns=["entity_id", "name", "weight"]))[
+                ["entity_id", "name", "weight"]].itertuples(index=False):
             eeg[e] = (n, eeg.get(e, (n, 0.0))[1] + s * w)
-    g = {} if graph_nodes is None else {e: (n, float(s)) for e, n, s in graph_nodes[["entity_id", "name", "score"]].itertuples(index=False)}
+    g = ({} if graph_nodes is None
+         else {e: (n, float(s)) for e, n, s in graph_nodes[["entity_id", "name", "score"]].itertuples(index=False)})
     ids = sorted(set(eeg) | set(g))
     if not ids: return pd.DataFrame(columns=["entity_id", "name", "eeg", "graph", "score"])
     ev = minmax([eeg.get(e, ("", 0.0))[1] for e in ids]) if eeg else np.zeros(len(ids))
     gv = minmax([g.get(e, ("", 0.0))[1] for e in ids]) if g else np.zeros(len(ids))
     names = [eeg.get(e, g.get(e, ("", 0)))[0] for e in ids]
-    out = pd.DataFrame({"entity_id": ids, "name": names, "eeg": ev, "graph": gv, "score": alpha * ev + (1 - alpha) * gv})
-    return out.sort_values(["score", "eeg", "entity_id"], ascending=[False, False, True], kind="stable").reset_index(drop=True)
+    out = pd.DataFrame({"entity_id": ids, "name": names, "eeg": ev, "graph": gv,
+                        "score": alpha * ev + (1 - alpha) * gv})
+    return (out.sort_values(["score", "eeg", "entity_id"], ascending=[False, False, True], kind="stable")
+            .reset_index(drop=True))
 
 # %% ../nbs/14a_eeg_analysis.ipynb #5c01273c
 from .schema import CITATION   # the one inline-citation pattern
@@ -395,7 +408,8 @@ class EEGReport:
     description: str
     reader: str = "offline-template"
     @property
-    def cited_pmids(self) -> list[int]: return sorted({int(m["key"][5:]) for m in CITATION.finditer(self.text) if m["key"].startswith("PMID:")})
+    def cited_pmids(self) -> list[int]:
+        return sorted({int(m["key"][5:]) for m in CITATION.finditer(self.text) if m["key"].startswith("PMID:")})
 
 def _cite(edge) -> str:
     return " ".join(f"[PMID:{int(p)}, {edge.tier}]" for p in list(edge.pmids)[:3])
@@ -408,15 +422,20 @@ PHRASES = {"characterized_by": "{tail} is a reported feature of {head}", "induce
            "caused_by_gene": "{head} can be caused by variants in {tail}", "gene_drug_interaction": "{head} interacts "
                                                                                                     "with {tail}"}
 
+# %% ../nbs/14a_eeg_analysis.ipynb #69915a1c
 def evidence_sentences(edges: pd.DataFrame, names, syndrome: list, finding: list, max_sentences: int = 4) -> list[str]:
-    "One cited sentence per retrieved edge that touches the syndrome or the finding and carries PMIDs (syndrome edges first)."
+    ("One cited sentence per retrieved edge that touches the syndrome or the finding and carries PMIDs (syndrome edges "
+     "first).")
     if not len(edges): return []
-    e = edges[(edges.pmids.map(len) > 0) & (edges["head"].isin(syndrome + finding) | edges["tail"].isin(syndrome + finding))].copy()
+    e = edges[(edges.pmids.map(len) > 0)
+              & (edges["head"].isin(syndrome + finding) | edges["tail"].isin(syndrome + finding))].copy()
     e["about_syndrome"] = e["head"].isin(syndrome) | e["tail"].isin(syndrome)
-    e = e.sort_values(["about_syndrome", "paper_count", "triplet_id"], ascending=[False, False, True], kind="stable").head(max_sentences)
+    e = (e.sort_values(["about_syndrome", "paper_count", "triplet_id"], ascending=[False, False, True], kind="stable")
+         .head(max_sentences))
     out = []
     for r in e.itertuples():
-        text = PHRASES.get(r.predicate, "{head} " + r.predicate.replace("_", " ") + " {tail}").format(head=names[r.head], tail=names[r.tail])
+        text = (PHRASES.get(r.predicate, "{head} " + r.predicate.replace("_", " ") + " {tail}")
+                .format(head=names[r.head], tail=names[r.tail]))
         out.append(f"{text[0].upper()}{text[1:]} {_cite(r)}.")
     return out
 
@@ -432,8 +451,11 @@ def eeg_report(cb: CaseBase, rec: Recording, retriever, k: int = 3, kg=None) -> 
     ents = class_entities(kg, label)
     names = kg.entities.drop_duplicates("entity_id").set_index("entity_id").name
     p = rec.patient
-    age = p.get("age_years"); age_txt = f"{age * 12:.0f}-month-old" if age is not None and age < 2 else f"{age:.0f}-year-old" if age is not None else ""
-    sex = {"F": "girl" if (age or 99) < 16 else "woman", "M": "boy" if (age or 99) < 16 else "man"}.get(p.get("sex"), "patient")
+    age = p.get("age_years")
+    age_txt = (f"{age * 12:.0f}-month-old" if age is not None and age < 2 else f"{age:.0f}-year-old"
+               if age is not None else "")
+    sex = {"F": "girl" if (age or 99) < 16 else "woman",
+           "M": "boy" if (age or 99) < 16 else "man"}.get(p.get("sex"), "patient")
     lines = [f"Clinical context: {age_txt} {sex}; history of {p.get('history', 'not given')}; medications: "
              f"{', '.join(p.get('medications', [])) or 'none'}.",
              f"Findings: {desc}"]

@@ -31,7 +31,8 @@ def _ends(r, ents: list[Entity]) -> tuple[int|None, str|None]:
     return None, None
 
 def answer_rows(manifest: pd.DataFrame, gi: GraphIndex, q: Question, ents: list[Entity], skip: set) -> pd.DataFrame:
-    "Rows that answer: columns row, subject (question entity index), answer (entity id), pair (joins two question entities)."
+    ("Rows that answer: columns row, subject (question entity index), answer (entity id), pair (joins two question "
+     "entities).")
     ids = {i for e in ents for i in e.ids}
     preds = set(q.predicates) if q.target else None
     out = []
@@ -45,21 +46,28 @@ def answer_rows(manifest: pd.DataFrame, gi: GraphIndex, q: Question, ents: list[
             out.append(dict(row=j, subject=k, answer=other, pair=pair, predicate=r.predicate, tier=r.tier, key=r.key))
     return pd.DataFrame(out, columns=["row", "subject", "answer", "pair", "predicate", "tier", "key"])
 
-FIRST_SAID = {   # for these targets, the relations said first (a treatment question hears what treats before what to avoid)
+# for these targets, the relations said first (a treatment question hears what treats before what to avoid)
+FIRST_SAID = {
     "drug": ("first_line_for", "treated_with", "gene_drug_interaction", "contraindicated_with", "aggravates"),
     "safety": ("contraindicated_with", "aggravates", "gene_drug_interaction", "induces")}
 
+# %% ../nbs/12b_focused.ipynb #1a654cea
 def ranked(found: pd.DataFrame, target: str|None = None) -> pd.DataFrame:
-    "One row per answer entity, strongest evidence first: the relation asked first, best tier, independent citations, rows."
+    ("One row per answer entity, strongest evidence first: the relation asked first, best tier, independent citations, "
+     "rows.")
     order = {p: k for k, p in enumerate(FIRST_SAID.get(target, ()))}
     groups: dict = {}
     for r in sorted(found.itertuples(index=False), key=lambda r: (order.get(r.predicate, len(order)), r.row)):
         g = groups.setdefault(r.answer,
                               dict(answer=r.answer, said=len(order), score=0.0, keys=set(), rows=[], pair=False))
-        g["said"] = min(g["said"], order.get(r.predicate, len(order))); g["score"] = max(g["score"], TIER_FACTOR.get(r.tier, 0.3))
+        g["said"] = min(g["said"], order.get(r.predicate, len(order)))
+        g["score"] = max(g["score"], TIER_FACTOR.get(r.tier, 0.3))
         g["keys"].add(r.key); g["rows"].append(r.row); g["pair"] = g["pair"] or bool(r.pair)
-    out = sorted(groups.values(), key=lambda g: (not g["pair"], g["said"], -g["score"], -len(g["keys"]), -len(g["rows"]), min(g["rows"])))
-    return pd.DataFrame([dict(answer=g["answer"], said=g["said"], score=g["score"], n_keys=len(g["keys"]), n_rows=len(g["rows"]),
+    out = sorted(groups.values(),
+                 key=lambda g: (not g["pair"], g["said"], -g["score"], -len(g["keys"]), -len(g["rows"]),
+                                min(g["rows"])))
+    return pd.DataFrame([dict(answer=g["answer"], said=g["said"], score=g["score"], n_keys=len(g["keys"]),
+                              n_rows=len(g["rows"]),
                               first=min(g["rows"]), rows=g["rows"], pair=g["pair"]) for g in out],
                         columns=["answer", "said", "score", "n_keys", "n_rows", "first", "rows", "pair"])
 
@@ -80,7 +88,8 @@ def _cap(s: str) -> str: return s[:1].upper() + s[1:]
 def _low(s: str) -> str:
     "Lower-case the first letter unless the first word is an acronym or a symbol (HLA-B, X-linked, SCN1A)."
     w = s.split(" ", 1)[0]
-    return s if len(w) > 1 and (w[1].isupper() or w[1] in "-*0123456789" or any(c.isdigit() for c in w)) else s[:1].lower() + s[1:]
+    return (s if len(w) > 1 and (w[1].isupper() or w[1] in "-*0123456789" or any(c.isdigit() for c in w))
+            else s[:1].lower() + s[1:])
 
 def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text}."
 
@@ -186,10 +195,13 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     "The answer to a yes/no question: Yes/No and the rows joining its entities, or 'does not say' (nothing cited)."
     pairs, subj = found[found.pair], found.set_index("row").subject
     line = lambda g: fact_line(manifest, gi, q, ents[int(subj[g.rows[0]])].name, g)
-    if len(pairs): return f"{_opener(q, pairs)}. " + " ".join(line(g) for g in ranked(pairs, q.target).head(3).itertuples())
-    if len(ents) == 1 and len(found): return "Yes. " + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())
+    if len(pairs):
+        return f"{_opener(q, pairs)}. " + " ".join(line(g) for g in ranked(pairs, q.target).head(3).itertuples())
+    if len(ents) == 1 and len(found):
+        return "Yes. " + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())
     if q.target in ONE_VALUED and len(found) and not any(fits_target(gi, q.target, e.entity_id) for e in ents[:1]):
-        return ("Yes. " if q.negated else "No. ") + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())
+        return (("Yes. " if q.negated else "No. ")
+                + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples()))
     noun = "" if len(ents) > 1 else " to a " + (TARGETS[q.target].noun if q.target else "fact")
     return f"The evidence graph does not say: nothing in it links {_names(ents)}{noun}."
 
@@ -197,7 +209,8 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
 QUALIFIERS = {   # a word of the question -> words of answer names it asks for ("what CSF finding…")
     "csf": ("csf", "cerebrospinal"), "eeg": ("eeg", "spike", "wave", "discharge", "electroencephalogra"),
     "mri": ("cerebral", "brain", "cortical", "white matter", "atrophy", "hippocamp", "cerebell", "mri", "ventricul"),
-    "imaging": ("cerebral", "brain", "cortical", "white matter", "atrophy", "hippocamp", "cerebell", "mri", "ventricul"),
+    "imaging": ("cerebral", "brain", "cortical", "white matter", "atrophy", "hippocamp", "cerebell", "mri",
+                "ventricul"),
     "blood": ("serum", "plasma", "blood"), "urine": ("urine", "urinary", "aciduria")}
 
 def qualified(top: pd.DataFrame, q: Question, gi: GraphIndex) -> pd.DataFrame:
@@ -220,7 +233,8 @@ def list_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
 # %% ../nbs/12b_focused.ipynb #c1a8cd37
 def only(manifest, rows) -> str:
     "The citations of exactly these rows (no other row stating the same fact: it may be dated after the as-of day)."
-    return " ".join(dict.fromkeys(citation(r.key, r.tier, r.date) for r in manifest.iloc[list(rows)].itertuples(index=False)))
+    return " ".join(dict.fromkeys(citation(r.key, r.tier, r.date)
+                                  for r in manifest.iloc[list(rows)].itertuples(index=False)))
 
 def _dated_rows(manifest, found: pd.DataFrame) -> pd.DataFrame:
     dates = manifest.date.tolist()
@@ -234,17 +248,19 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
     named = re.findall(r"\bPMID:?\s*(\d{1,9})\b", q.text)
     if not (q.as_of or q.form in ("replaced", "current")): return None
     d = _dated_rows(manifest, found[found.pair] if found.pair.any() else found)
-    if q.target in ("guideline", "dose") and manifest.iloc[list(d.row)].pmid.notna().any():   # publications, not snapshots
+    # publications, not snapshots
+    if q.target in ("guideline", "dose") and manifest.iloc[list(d.row)].pmid.notna().any():
         d = d[manifest.iloc[list(d.row)].pmid.notna().to_numpy()]
     if d.empty: return abstain(q, ents, "with a date")
     if q.as_of:
         then = d[d.day <= q.as_of]
         if then.empty:
-            return (f"As of {q.as_of}, the evidence graph holds nothing on {_names(ents)} yet: its first record on this is "
-                    f"dated {d.date.iloc[0]}, after that day.")
+            return (f"As of {q.as_of}, the evidence graph holds nothing on {_names(ents)} yet: its first record on "
+                    f"this is dated {d.date.iloc[0]}, after that day.")
         last = then[then.day == then.day.max()]
         r = manifest.iloc[int(last.row.iloc[0])]
-        later = "" if len(then) == len(d) else f" (later records, from {d[d.day > q.as_of].date.iloc[0]} on, are not counted)"
+        later = ("" if len(then) == len(d)
+                 else f" (later records, from {d[d.day > q.as_of].date.iloc[0]} on, are not counted)")
         return _sentence(f"As of {q.as_of}, the latest record was dated {r.date}: {_low(fact_sentence(r))}"
                          f"{later}", only(manifest, last.row))
     old = d[d.key.isin({f"PMID:{n}" for n in named}) | d.day.str[:4].astype(int).isin({y for y in q.years} | {y + 1 for y in q.years})]
@@ -252,8 +268,8 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
         since, last = old.day.max(), d[d.day > old.day.max()]
         if last.empty:
             r = manifest.iloc[int(old.row.iloc[-1])]
-            return _sentence(f"{'No' if q.negated else 'Yes'}. Nothing in the evidence graph dated after {r.date} replaces it: "
-                             f"{_low(fact_sentence(r))}", only(manifest, [int(old.row.iloc[-1])]))
+            return _sentence(f"{'No' if q.negated else 'Yes'}. Nothing in the evidence graph dated after {r.date} "
+                             f"replaces it: {_low(fact_sentence(r))}", only(manifest, [int(old.row.iloc[-1])]))
         r = manifest.iloc[int(last.row.iloc[0])]
         return _sentence(f"{'Yes' if q.negated else 'No'}. A later record, dated {r.date}, states it again: {_low(fact_sentence(r))}",
                          only(manifest, [int(last.row.iloc[0])]))
@@ -274,7 +290,8 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
     skip = set(unverified_rows(manifest, registry)) if verify and len(manifest) else set()
     ents = [e for e in (entity_of(gi, i) for i in q.entity_ids) if e is not None]
     if not ents: return dict(text=abstain(q, ents), abstained=True, reason="; ".join(q.unparsed))
-    found = answer_rows(manifest, gi, q, ents, skip) if len(manifest) else answer_rows(manifest.head(0), gi, q, ents, skip)
+    found = (answer_rows(manifest, gi, q, ents, skip) if len(manifest)
+             else answer_rows(manifest.head(0), gi, q, ents, skip))
     # a name the graph lacks, beside entities that are all of the answer's kind (or beside one entity, for a yes/no or
     # a question with no target): the name is the subject, and the graph holds nothing on it
     lone = q.form == "yes_no" and len(ents) == 1

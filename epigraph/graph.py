@@ -229,14 +229,16 @@ def triplet_id(head: str, predicate: str, tail: str) -> str:
 
 def evidence_table(claims: pd.DataFrame, canon: dict[str, str]) -> pd.DataFrame:
     "Claims with canonical ids, their triplet id and a stable evidence id (self-loops after merging dropped)."
-    e = claims.assign(head=claims["head"].map(lambda i: canon.get(i, i)), tail=claims["tail"].map(lambda i: canon.get(i, i)))
+    e = claims.assign(head=claims["head"].map(lambda i: canon.get(i, i)),
+                      tail=claims["tail"].map(lambda i: canon.get(i, i)))
     e = e[e["head"] != e["tail"]]
     e = e.assign(triplet_id=[triplet_id(h, p, t) for h, p, t in zip(e["head"], e.predicate, e["tail"])])
     pmid_text = pd.Series([str(int(p)) if pd.notna(p) else "" for p in e.pmid], index=e.index)
     key = e.source + "|" + e.record_id + "|" + pmid_text + "|" + e.triplet_id + "|" + e.extractor
     e = e.assign(evidence_id=["ev:" + hashlib.md5(k.encode()).hexdigest() for k in key]).drop_duplicates("evidence_id")
     e = e.assign(doc_id=np.where(e.pmid.notna(), "PMID:" + pmid_text.loc[e.index], e.record_id))
-    cols = ["evidence_id", "triplet_id", "doc_id", "pmid", "quote", "extractor", "date", "date_precision", "date_is_estimated",
+    cols = ["evidence_id", "triplet_id", "doc_id", "pmid", "quote", "extractor", "date", "date_precision",
+            "date_is_estimated",
             "date_kind", "source", "record_id", "curated_gold", "detail", "head", "predicate", "tail"]
     return e[cols].sort_values("evidence_id").reset_index(drop=True)
 
@@ -262,7 +264,8 @@ def triplets_table(evidence: pd.DataFrame, entities: pd.DataFrame) -> pd.DataFra
     "One row per (head, predicate, tail): layers, paper count, evidence ids, PMIDs, extractors, tier and flags."
     own = ~evidence.extractor.isin(SECONDARY_EXTRACTORS)       # a secondary source never raises a tier
     paper = evidence.pmid.notna() | evidence.source.str.startswith(INGESTED_PREFIX)   # a paper, or a user's document
-    e = evidence.assign(indep=np.where(paper, evidence.doc_id, evidence.source).astype(object), paper=evidence.doc_id.where(paper),
+    e = evidence.assign(indep=np.where(paper, evidence.doc_id, evidence.source).astype(object),
+                        paper=evidence.doc_id.where(paper),
                         lit=evidence.extractor.isin(LITERATURE_EXTRACTORS), own_extractor=evidence.extractor.where(own),
                         guideline=evidence.extractor.isin(GUIDELINE_EXTRACTORS))
     e.loc[~own, "indep"] = None
@@ -292,12 +295,13 @@ def triplets_table(evidence: pd.DataFrame, entities: pd.DataFrame) -> pd.DataFra
 
 # %% ../nbs/08_graph.ipynb #d3199c52
 HELPS, HARMS = ("first_line_for", "treated_with"), ("contraindicated_with", "aggravates", "induces")
-CONFLICT_COLUMNS = ["conflict_id", "drug", "condition", "helps_triplet", "helps_predicate", "helps_tier", "harms_triplet",
-                    "harms_predicate", "harms_tier", "winner", "suppressed_triplet", "resolution"]
+CONFLICT_COLUMNS = ["conflict_id", "drug", "condition", "helps_triplet", "helps_predicate", "helps_tier",
+                    "harms_triplet", "harms_predicate", "harms_tier", "winner", "suppressed_triplet", "resolution"]
 
 def _polar(t: pd.DataFrame, predicates, drug_is_head: bool) -> pd.DataFrame:
     x = t[t.predicate.isin(predicates)]
-    return pd.DataFrame(dict(drug=x["head"] if drug_is_head else x["tail"], condition=x["tail"] if drug_is_head else x["head"],
+    return pd.DataFrame(dict(drug=x["head"] if drug_is_head else x["tail"],
+                             condition=x["tail"] if drug_is_head else x["head"],
                              triplet_id=x.triplet_id, predicate=x.predicate, tier=x.tier))
 
 def find_conflicts(triplets: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -311,9 +315,10 @@ def find_conflicts(triplets: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         winner = r.triplet_id_h if rh > rx else r.triplet_id_x if rx > rh else None
         loser = None if winner is None else (r.triplet_id_x if winner == r.triplet_id_h else r.triplet_id_h)
         rows.append(dict(conflict_id="c:" + hashlib.md5(f"{r.triplet_id_h}|{r.triplet_id_x}".encode()).hexdigest(),
-                         drug=r.drug, condition=r.condition, helps_triplet=r.triplet_id_h, helps_predicate=r.predicate_h,
-                         helps_tier=r.tier_h, harms_triplet=r.triplet_id_x, harms_predicate=r.predicate_x, harms_tier=r.tier_x,
-                         winner=winner, suppressed_triplet=loser,
+                         drug=r.drug, condition=r.condition, helps_triplet=r.triplet_id_h,
+                         helps_predicate=r.predicate_h,
+                         helps_tier=r.tier_h, harms_triplet=r.triplet_id_x, harms_predicate=r.predicate_x,
+                         harms_tier=r.tier_x, winner=winner, suppressed_triplet=loser,
                          resolution=f"kept the {max(r.tier_h, r.tier_x, key=TIER_RANK.get)} triplet" if winner else "unresolved: equal tiers, both kept"))
     conflicts = pd.DataFrame(rows, columns=CONFLICT_COLUMNS)
     out = triplets.copy()
@@ -449,8 +454,8 @@ def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims:
     g4e_e, g4e_c = _timed(st, "genes4epilepsy", g4e_source)
     epio_e, epio_m = _timed(st, "epio", epio_source)
     guid_e, guid_c, guid_aside = _timed(st, "guidance", guidance_source, mesh, registry)
-    no_peer = (proposals_frame(pd.DataFrame(columns=PROPOSAL_COLUMNS)), claims_frame(pd.DataFrame(columns=CLAIM_COLUMNS)),
-               pd.DataFrame(columns=ASIDE_COLUMNS))
+    no_peer = (proposals_frame(pd.DataFrame(columns=PROPOSAL_COLUMNS)),
+               claims_frame(pd.DataFrame(columns=CLAIM_COLUMNS)), pd.DataFrame(columns=ASIDE_COLUMNS))
     peer_e, peer_c, peer_aside = _timed(st, "epigraph peer", peer_source, mesh) if PEER_SOURCE in secondary else no_peer
     proposals = [hpo_e, cpic_e, bc_e, g4e_e, epio_e, proposals_frame(CURATED_POPULATIONS),
                  rule_drug_entities(rules, mesh), rel_e, guid_e, peer_e]

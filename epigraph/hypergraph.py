@@ -72,7 +72,8 @@ def _linked(triplets: pd.DataFrame) -> set[frozenset]:
 
 # %% ../nbs/11b_hypergraph.ipynb #32d046ec
 def cpic_hyperedges(kg, context: dict|None = None) -> pd.DataFrame:
-    "One hyperedge per CPIC pair record in the graph's evidence: gene, risk alleles, drug, testing advice, levels, PMIDs."
+    ("One hyperedge per CPIC pair record in the graph's evidence: gene, risk alleles, drug, testing advice, levels, "
+     "PMIDs.")
     ev = kg.evidence[kg.evidence.source.isin(CPIC_SOURCES)]
     if ev.empty: return table_of(HYPEREDGE_COLUMNS)
     ctx = context or cpic_context()
@@ -86,11 +87,14 @@ def cpic_hyperedges(kg, context: dict|None = None) -> pd.DataFrame:
         d, t = json.loads(p.detail), T.loc[p.triplet_id]
         gene, drug = t["head"], t["tail"]
         recs = pd.concat([p.to_frame().T,
-                          ev[(ev.triplet_id == p.triplet_id) & (ev._pgkb == d.get("pgkb_guideline_id")) & ~ev.record_id.str.startswith("pair_")]])
-        alleles = [by_name[a] for a in ctx["alleles"].get(names[gene], []) if a in by_name and frozenset((by_name[a], drug)) in linked]
+                          ev[(ev.triplet_id == p.triplet_id) & (ev._pgkb == d.get("pgkb_guideline_id"))
+                             & ~ev.record_id.str.startswith("pair_")]])
+        alleles = [by_name[a] for a in ctx["alleles"].get(names[gene], [])
+                   if a in by_name and frozenset((by_name[a], drug)) in linked]
         phen = ctx["phenotypes"].get(names[gene])
         gl = ctx["guidelines"].get(d.get("guideline_id")) if d.get("guideline_id") is not None else None
-        levels = f"CPIC level {d.get('cpic_level')}" + (f", PharmGKB level {d['pgkb_level']}" if d.get("pgkb_level") else "")
+        levels = f"CPIC level {d.get('cpic_level')}" + (f", PharmGKB level {d['pgkb_level']}"
+                                                        if d.get("pgkb_level") else "")
         text = (f"CPIC gene–drug pair {names[gene]} / {names[drug]}"
                 + (f"; risk allele {', '.join(names[a] for a in alleles)}" if alleles else "")
                 + (f"; phenotype {phen}" if phen else "")
@@ -98,7 +102,8 @@ def cpic_hyperedges(kg, context: dict|None = None) -> pd.DataFrame:
                 + f"; {levels}" + (f"; guideline: {gl}" if gl else "") + ".")
         keys, dates = _keys(recs)
         rows.append(dict(hyperedge_id=f"h:cpic:{p.record_id}", kind="cpic", members=[gene, *alleles, drug],
-                         roles=["gene", *["allele"] * len(alleles), "drug"], text=text, evidence_keys=keys, key_dates=dates,
+                         roles=["gene", *["allele"] * len(alleles), "drug"], text=text, evidence_keys=keys,
+                         key_dates=dates,
                          tier=t["tier"], source=p.source, record_ids=list(dict.fromkeys(recs.record_id)),
                          pmids=sorted({int(x) for x in recs.pmid.dropna()}), triplet_ids=[p.triplet_id],
                          attributes=json.dumps(dict(d, phenotype=phen, guideline=gl), sort_keys=True)))
@@ -129,7 +134,8 @@ def _frequency(f, names: dict) -> str|None:
 
 # %% ../nbs/11b_hypergraph.ipynb #a8ffb260
 def hpo_hyperedges(kg, canonical: dict|None = None) -> pd.DataFrame:
-    "One hyperedge per phenotype.hpoa annotation line in the graph's evidence: disease, phenotype, onset, frequency, evidence code."
+    ("One hyperedge per phenotype.hpoa annotation line in the graph's evidence: disease, phenotype, onset, frequency, "
+     "evidence code.")
     ev = kg.evidence[(kg.evidence.source == "hpo") & kg.evidence.record_id.str.startswith("phenotype.hpoa:")]
     ev = ev[ev.triplet_id.map(dict(zip(kg.triplets.triplet_id, kg.triplets.predicate))) == "characterized_by"]
     if ev.empty: return table_of(HYPEREDGE_COLUMNS)
@@ -146,7 +152,8 @@ def hpo_hyperedges(kg, canonical: dict|None = None) -> pd.DataFrame:
     rows = []
     for rec, src, date, prec, tid, dis, phe, tier, d, raw in zip(first.record_id.tolist(), first.source.tolist(),
                                                                  first.date.tolist(),
-            first.date_precision.tolist(), first.triplet_id.tolist(), T["head"].tolist(), T["tail"].tolist(), T.tier.tolist(), det, details):
+            first.date_precision.tolist(), first.triplet_id.tolist(), T["head"].tolist(), T["tail"].tolist(),
+            T.tier.tolist(), det, details):
         onset = canonical.get(d.get("onset")) if d.get("onset") else None
         freq, code, course = _frequency(d.get("frequency"), term), d.get("evidence_code"), d.get("aspect") == "C"
         text = (f"HPO annotation: {names[dis]} has {'clinical course' if course else 'phenotype'} {names[phe]}"
@@ -157,8 +164,8 @@ def hpo_hyperedges(kg, canonical: dict|None = None) -> pd.DataFrame:
         keys = [evidence_key(p, src, rec) for p in pmids] or [evidence_key(None, src, rec)]
         extra = onset is not None and onset in names and onset not in (dis, phe)
         rows.append((f"h:hpo:{rec}", "hpo", [dis, phe] + ([onset] if extra else []),
-                     ["disease", "clinical course" if course else "phenotype"] + (["onset"] if extra else []), text, keys,
-                     ["" if pmids else date_text(date, prec)] * len(keys), tier, src, [rec], pmids, [tid], raw))
+                     ["disease", "clinical course" if course else "phenotype"] + (["onset"] if extra else []), text,
+                     keys, ["" if pmids else date_text(date, prec)] * len(keys), tier, src, [rec], pmids, [tid], raw))
     return pd.DataFrame(rows, columns=HYPEREDGE_COLUMNS)
 
 # %% ../nbs/11b_hypergraph.ipynb #bdb82897
@@ -195,10 +202,12 @@ def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
     ev = kg.evidence[kg.evidence.source == "guideline-rules"]
     if ev.empty: return table_of(HYPEREDGE_COLUMNS)
     T = kg.triplets.set_index("triplet_id")
-    layer = dict(zip(kg.entities.entity_id, kg.entities.layer)); names = dict(zip(kg.entities.entity_id, kg.entities.name))
+    layer = dict(zip(kg.entities.entity_id, kg.entities.layer))
+    names = dict(zip(kg.entities.entity_id, kg.entities.name))
     ev = ev.assign(_n=ev.record_id.str.extract(r"(\d+)$")[0].astype(int),
                    _ref=ev.detail.map(lambda d: json.loads(d)["reference"]))
-    ev = ev.assign(_statement=[q[len(r) + 2:] if q.startswith(r + ": ") else q for q, r in zip(ev.quote, ev._ref)]).sort_values("_n")
+    ev = (ev.assign(_statement=[q[len(r) + 2:] if q.startswith(r + ": ") else q for q, r in zip(ev.quote, ev._ref)])
+          .sort_values("_n"))
     rows = []
     for (ref, statement), g in ev.groupby(["_ref", "_statement"], sort=False):
         t = T.loc[g.triplet_id]
@@ -206,17 +215,19 @@ def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
         named = [e for e in (_named(gi, statement, layer) if gi is not None else []) if e not in drugs + conds]
         cons, acts = rule_constraints(statement)
         members = drugs + conds + named
-        roles = ["drug"] * len(drugs) + [ROLE_OF_LAYER.get(layer.get(c), "condition") for c in conds] + ["mentioned"] * len(named)
+        roles = (["drug"] * len(drugs) + [ROLE_OF_LAYER.get(layer.get(c), "condition") for c in conds]
+                 + ["mentioned"] * len(named))
         text = (f"Guideline ({ref}): {statement} Drugs: {', '.join(names[d] for d in drugs)}; "
                 + f"{' / '.join(p.replace('_', ' ') for p in sorted(set(t.predicate)))} "
                   f"{', '.join(names[c] for c in conds)}"
-                + (f"; population: {'; '.join(cons)}" if cons else "") + (f"; action: {', '.join(acts)}" if acts else "") + ".")
+                + (f"; population: {'; '.join(cons)}" if cons else "")
+                + (f"; action: {', '.join(acts)}" if acts else "") + ".")
         keys, dates = _keys(g)
         rows.append(dict(hyperedge_id=f"h:guideline:{'+'.join(g.record_id)}", kind="guideline",
                          members=members, roles=roles,
-                         text=text, evidence_keys=keys, key_dates=dates, tier=best_tier(t.tier), source="guideline-rules",
-                         record_ids=g.record_id.tolist(), pmids=sorted({int(p) for p in g.pmid.dropna()}),
-                         triplet_ids=list(dict.fromkeys(g.triplet_id)),
+                         text=text, evidence_keys=keys, key_dates=dates, tier=best_tier(t.tier),
+                         source="guideline-rules", record_ids=g.record_id.tolist(),
+                         pmids=sorted({int(p) for p in g.pmid.dropna()}), triplet_ids=list(dict.fromkeys(g.triplet_id)),
                          attributes=json.dumps(dict(reference=ref, statement=statement, constraints=cons, actions=acts,
                                                     predicates=sorted(set(t.predicate))), sort_keys=True)))
     return pd.DataFrame(rows, columns=HYPEREDGE_COLUMNS)
@@ -225,9 +236,12 @@ def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
 HYPERGRAPH_VERSION = "3"
 
 def code_version() -> str:
-    "A hash of this module's exported source (so any change to the builders rebuilds the cache), else HYPERGRAPH_VERSION."
+    ("A hash of this module's exported source (so any change to the builders rebuilds the cache), else "
+     "HYPERGRAPH_VERSION.")
     import importlib.util
-    try: return hashlib.sha256(Path(importlib.util.find_spec("epigraph.hypergraph").origin).read_bytes()).hexdigest()[:16]
+    try:
+        return (hashlib.sha256(Path(importlib.util.find_spec("epigraph.hypergraph").origin).read_bytes())
+                .hexdigest()[:16])
     except (ImportError, AttributeError, TypeError, OSError, ValueError): return HYPERGRAPH_VERSION
 
 def graph_key(kg, dims: int = 0) -> str:
@@ -246,7 +260,8 @@ def graph_key(kg, dims: int = 0) -> str:
 
 # %% ../nbs/11b_hypergraph.ipynb #d2b39abd
 class HyperedgeEncoder:
-    "Hyperedge text vectors: TF-IDF (1–2-grams, sublinear tf, unit rows), optionally reduced by a seeded truncated SVD (LSA)."
+    ("Hyperedge text vectors: TF-IDF (1–2-grams, sublinear tf, unit rows), optionally reduced by a seeded truncated "
+     "SVD (LSA).")
     def __init__(self, vocabulary: dict, idf: np.ndarray, vectors, projection: np.ndarray|None = None):
         from sklearn.feature_extraction.text import TfidfVectorizer
         self.tfidf = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, dtype=np.float32, vocabulary=vocabulary)
@@ -259,7 +274,8 @@ class HyperedgeEncoder:
         "Fit on the hyperedge texts; `dims` > 0 adds LSA to that many dimensions (0: plain TF-IDF)."
         from sklearn.feature_extraction.text import TfidfVectorizer
         tfidf = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, dtype=np.float32)
-        X = tfidf.fit_transform(texts).tocsr(); X.sort_indices()   # the order a saved copy loads in: same sums, same scores
+        # the order a saved copy loads in: same sums, same scores
+        X = tfidf.fit_transform(texts).tocsr(); X.sort_indices()
         vocab = {t: int(i) for t, i in tfidf.vocabulary_.items()}
         k = min(dims, X.shape[1] - 1, X.shape[0] - 1)
         if k < 2: return cls(vocab, tfidf.idf_, X)
@@ -310,7 +326,8 @@ def build_hyperedges(kg, gi: GraphIndex) -> pd.DataFrame:
     "Every hyperedge of the graph (CPIC, HPO, guideline), members restricted to the graph's entities."
     parts = [cpic_hyperedges(kg) if kg.evidence.source.isin(CPIC_SOURCES).any() else table_of(HYPEREDGE_COLUMNS),
              hpo_hyperedges(kg, gi.canonical), guideline_hyperedges(kg, gi)]
-    h = pd.concat([p for p in parts if len(p)], ignore_index=True) if any(len(p) for p in parts) else table_of(HYPEREDGE_COLUMNS)
+    h = (pd.concat([p for p in parts if len(p)], ignore_index=True) if any(len(p) for p in parts)
+         else table_of(HYPEREDGE_COLUMNS))
     keep = [[m in gi.index for m in ms] for ms in h.members]
     h["roles"] = [[r for r, k in zip(rs, ks) if k] for rs, ks in zip(h.roles, keep)]
     h["members"] = [[m for m, k in zip(ms, ks) if k] for ms, ks in zip(h.members, keep)]
@@ -346,12 +363,14 @@ def _save_index(folder: Path, table: pd.DataFrame, enc, key: str) -> None:
     table.to_parquet(tmp/"hyperedges.parquet", index=False)
     if enc is not None: enc.save(tmp)
     (tmp/"done").write_text(key)
-    if folder.exists() and not (folder/"done").exists(): shutil.rmtree(folder, ignore_errors=True)  # an old half-written one
+    # an old half-written one
+    if folder.exists() and not (folder/"done").exists(): shutil.rmtree(folder, ignore_errors=True)
     try: os.rename(tmp, folder)
     except OSError: shutil.rmtree(tmp, ignore_errors=True)    # another process saved the same index first
 
 def hypergraph_index(kg, gi: GraphIndex|None = None, dims: int = 0, use_cache: bool = True) -> HypergraphIndex:
-    "The graph's hyperedge index: kept on the GraphIndex, saved under build_dir/hypergraph/<graph key>, built if missing."
+    ("The graph's hyperedge index: kept on the GraphIndex, saved under build_dir/hypergraph/<graph key>, built if "
+     "missing.")
     gi = gi if gi is not None else GraphIndex(kg)
     held = getattr(gi, "_hypergraph", None)
     if use_cache and held is not None and held.graph is kg and held.dims == dims: return held   # same tables: no rehash
@@ -404,7 +423,8 @@ def score_hyperedges(hx: HypergraphIndex, query_vec: np.ndarray, seeds: dict[int
     w = {**DEFAULT_WEIGHTS, **(weights or {})}
     if set(w) != set(DEFAULT_WEIGHTS): raise ValueError(f"score_hyperedges: weights {sorted(w)}; use "
                                                         f"{sorted(DEFAULT_WEIGHTS)}")
-    sem = np.maximum(hx.encoder.cosine(query_vec), 0) if hx.encoder is not None and query_vec is not None else np.zeros(hx.n)
+    sem = (np.maximum(hx.encoder.cosine(query_vec), 0) if hx.encoder is not None and query_vec is not None
+           else np.zeros(hx.n))
     s = np.zeros(hx.gi.n)
     for i, c in seeds.items(): s[i] = c
     total = max(sum(seeds.values()), 1e-12)
@@ -423,7 +443,8 @@ def score_hyperedges(hx: HypergraphIndex, query_vec: np.ndarray, seeds: dict[int
 
 # %% ../nbs/11b_hypergraph.ipynb #344a4e08
 def mmr_select(scores: np.ndarray, vectors, k: int, lam: float = 0.7) -> list[int]:
-    "Indices (into `scores`) of k items picked greedily by λ·score − (1−λ)·max cosine (unit-row `vectors`) to the picked ones."
+    ("Indices (into `scores`) of k items picked greedily by λ·score − (1−λ)·max cosine (unit-row `vectors`) to the "
+     "picked ones.")
     n = len(scores); k = max(0, min(k, n))
     if not k: return []
     picked, best_sim, free = [], np.zeros(n), np.ones(n, bool)
@@ -440,7 +461,8 @@ MAX_POOL = 1000   # MMR costs k × pool cosines: a bigger pool than this is cut 
 
 def hyperedge_line(row, max_keys: int = 3) -> str:
     "A hyperedge as its text followed by inline citations `[key (date), TIER]`."
-    cites = [f"[{k}{f' ({d})' if d else ''}, {row.tier}]" for k, d in zip(row.evidence_keys[:max_keys], row.key_dates[:max_keys])]
+    cites = [f"[{k}{f' ({d})' if d else ''}, {row.tier}]"
+             for k, d in zip(row.evidence_keys[:max_keys], row.key_dates[:max_keys])]
     more = f" (+{len(row.evidence_keys) - max_keys} more)" if len(row.evidence_keys) > max_keys else ""
     return f"{row.text} {' '.join(cites)}{more}"
 
@@ -448,14 +470,15 @@ def _member_edges(gi: GraphIndex, members: list[list[str]], per_pair: int = 5) -
     rows = []
     for ms in members:
         idx = sorted({gi.index[m] for m in ms})
-        rows += [int(x) for a in range(len(idx)) for b in range(a + 1, len(idx)) for x in gi.triplets_between(idx[a], idx[b])[:per_pair]]
+        rows += [int(x) for a in range(len(idx)) for b in range(a + 1, len(idx))
+                 for x in gi.triplets_between(idx[a], idx[b])[:per_pair]]
     return rows
 
 # %% ../nbs/11b_hypergraph.ipynb #c92ca69c
-def retrieve_hypergraph(gi: GraphIndex, hx: HypergraphIndex, query: str, seeds: list[str]|None = None, how: str = "auto",
-                        k: int = PARAMS.k, pool: int = 50, lam: float = 0.7, weights: dict|None = None,
-                        semantic_k: int = 200, token_budget: int = PARAMS.token_budget, max_keys: int = 3,
-                        kinds: tuple|None = None) -> Retrieved:
+def retrieve_hypergraph(gi: GraphIndex, hx: HypergraphIndex, query: str, seeds: list[str]|None = None,
+                        how: str = "auto", k: int = PARAMS.k, pool: int = 50, lam: float = 0.7,
+                        weights: dict|None = None, semantic_k: int = 200, token_budget: int = PARAMS.token_budget,
+                        max_keys: int = 3, kinds: tuple|None = None) -> Retrieved:
     "EEG-MedRAG-style hyperedge retrieval: blended score (semantic, seed overlap, neighbourhood, centrality), MMR, token budget."
     params = dict(k=k, pool=pool, lam=lam, weights={**DEFAULT_WEIGHTS, **(weights or {})}, semantic_k=semantic_k,
                   token_budget=token_budget, encoder=getattr(hx.encoder, "name", None), kinds=list(kinds) if kinds else None)

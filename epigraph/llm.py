@@ -123,7 +123,8 @@ class LLM:
         self.log = get_logger("epigraph.llm")
 
     def __repr__(self):
-        return f"LLM(model={self.model!r}, base_url={self.base_url!r}, concurrency={self.concurrency}, usage={self.usage})"
+        return (f"LLM(model={self.model!r}, base_url={self.base_url!r}, concurrency={self.concurrency}, "
+                f"usage={self.usage})")
 
     @property
     def is_configured(self) -> bool: return bool(self.base_url and self.model)

@@ -26,7 +26,8 @@ def citation(key: str, tier: str, date=None) -> str:
 
 @lru_cache(maxsize=1)
 def _no_rows() -> pd.DataFrame:
-    return pd.DataFrame({c: pd.Series(dtype="Int64" if c == "pmid" else bool if c == "injected" else object) for c in MANIFEST_COLUMNS})
+    return pd.DataFrame({c: pd.Series(dtype="Int64" if c == "pmid" else bool if c == "injected" else object)
+                         for c in MANIFEST_COLUMNS})
 
 def empty_manifest() -> pd.DataFrame:
     "A manifest with no rows, its columns typed (a copy of one built once: a frame costs more to make than to copy)."
@@ -40,7 +41,8 @@ class RowRanges:
         self.ids, self.starts, self.ends = tids[cut[:-1]], cut[:-1], cut[1:]
         if len(self.ids) > 1 and not (self.ids[:-1] < self.ids[1:]).all(): raise ValueError("RowRanges: ids not sorted")
     def get(self, tid, default=()):
-        tid = tid.encode() if isinstance(tid, str) else tid           # ids are kept as ASCII bytes (a quarter of the size)
+        # ids are kept as ASCII bytes (a quarter of the size)
+        tid = tid.encode() if isinstance(tid, str) else tid
         k = int(np.searchsorted(self.ids, tid))
         return range(int(self.starts[k]), int(self.ends[k])) if k < len(self.ids) and self.ids[k] == tid else default
 
@@ -96,16 +98,21 @@ def passage_manifest(passages: pd.DataFrame, max_chars: int = 1200) -> pd.DataFr
                              abstract=passages.text.fillna("").astype(str)))
     _, trip = extract(docs)
     rows = [dict(key=f"PMID:{int(t.pmid)}", pmid=int(t.pmid), source=src, record_id=f"PMID:{int(t.pmid)}", date=None,
-                 tier="SILVER" if t.n_extractors >= 2 else "BRONZE", triplet_id=None, head=t.head_id, head_name=t.head_text,
+                 tier="SILVER" if t.n_extractors >= 2 else "BRONZE", triplet_id=None, head=t.head_id,
+                 head_name=t.head_text,
                  predicate=t.predicate, tail=t.tail_id, tail_name=t.tail_text, text=str(t.sentence), injected=False)
-            for t in trip.itertuples(index=False) for src in [passages.set_index(passages.pmid.astype(int)).source.get(int(t.pmid), "abstracts")]]
-    rows += [dict(key=f"PMID:{int(p.pmid)}", pmid=int(p.pmid), source=p.source, record_id=f"PMID:{int(p.pmid)}", date=None,
+            for t in trip.itertuples(index=False)
+            for src in [passages.set_index(passages.pmid.astype(int)).source.get(int(t.pmid), "abstracts")]]
+    rows += [dict(key=f"PMID:{int(p.pmid)}", pmid=int(p.pmid), source=p.source,
+                  record_id=f"PMID:{int(p.pmid)}", date=None,
                   tier="BRONZE", triplet_id=None, head=None, head_name=None, predicate=None, tail=None, tail_name=None,
-                  text=(str(p.title) + " " + str(p.text))[:max_chars], injected=False) for p in passages.itertuples(index=False)]
+                  text=(str(p.title) + " " + str(p.text))[:max_chars], injected=False)
+             for p in passages.itertuples(index=False)]
     return pd.DataFrame(rows, columns=MANIFEST_COLUMNS).astype({"pmid": "Int64"})
 
 def manifest_of(retriever: Retriever, retrieved: Retrieved|None, per_edge: int = 2) -> pd.DataFrame:
     "The evidence manifest for a retrieval result: graph edges' evidence and/or passages' relations."
     if retrieved is None: return empty_manifest()
-    parts = [m for m in (graph_manifest(retriever.graph, retrieved.edges, per_edge), passage_manifest(retrieved.passages)) if len(m)]
+    parts = [m for m in (graph_manifest(retriever.graph, retrieved.edges, per_edge),
+                         passage_manifest(retrieved.passages)) if len(m)]
     return pd.concat(parts, ignore_index=True) if parts else empty_manifest()

@@ -183,7 +183,8 @@ RELATION_WORDS: dict[str, tuple[str, ...]] = {   # word stem in the claim -> pre
     "avoid": ("contraindicated_with", "aggravates"), "contraindicat": ("contraindicated_with",),
     "should not": ("contraindicated_with", "aggravates"), "do not offer": ("contraindicated_with", "aggravates"),
     "induc": ("induces",), "adverse": ("induces",), "toxicity": ("induces",), "provok": ("induces",),
-    "cause": ("caused_by_gene", "induces"), "caused by": ("caused_by_gene",), "variant": ("caused_by_gene", "gene_drug_interaction"),
+    "cause": ("caused_by_gene", "induces"), "caused by": ("caused_by_gene",),
+    "variant": ("caused_by_gene", "gene_drug_interaction"),
     "mutation": ("caused_by_gene",), "characteri": ("characterized_by",), "feature": ("characterized_by",),
     "present with": ("characterized_by",), "phenotype": ("characterized_by",),
     "genotype": ("gene_drug_interaction",), "carrier": ("gene_drug_interaction", "contraindicated_with"),
@@ -219,7 +220,8 @@ def _manifest_names(manifest: pd.DataFrame) -> dict[str, list[str]]:
 
 def find_entities(text: str, names: Mapping[str, Iterable[str]]) -> list[str]:
     "Entity ids named in `text`: whole-word, case-insensitive, longest name first, no overlapping matches."
-    pairs = sorted(((str(n), i) for i, ns in names.items() for n in ns if len(str(n).strip()) >= 3), key=lambda p: -len(p[0]))
+    pairs = sorted(((str(n), i) for i, ns in names.items() for n in ns if len(str(n).strip()) >= 3),
+                   key=lambda p: -len(p[0]))
     taken, found = np.zeros(len(text), bool), []
     for n, i in pairs:
         for m in _word_pattern(n).finditer(text):
@@ -245,7 +247,8 @@ def list_items(sentence: str) -> list[tuple[str, list[str]]]:
 
 # %% ../nbs/12a_metrics.ipynb #e2f051bd
 def _row_names_entity(row, eid: str, names: Mapping[str, Iterable[str]]) -> bool:
-    return eid in (row.head, row.tail) or any(_mentions(str(row.text), n) for n in names.get(eid, []) if len(str(n)) >= 3)
+    return eid in (row.head, row.tail) or any(_mentions(str(row.text), n) for n in names.get(eid, [])
+                                              if len(str(n)) >= 3)
 
 def _says(row, word: str, text: str) -> bool: return row.predicate in RELATION_WORDS[word] or word.lower() in text
 
@@ -286,7 +289,8 @@ def claim_support(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterabl
         rows.append(dict(claim=c.claim, text=c.text, keys=c.keys, entities=ents, relation_words=words,
                          cited=bool(c.keys), supported=bad is None, reason="" if bad is None else bad[3]))
     return pd.DataFrame(rows,
-                        columns=["claim", "text", "keys", "entities", "relation_words", "cited", "supported", "reason"]) \
+                        columns=["claim", "text", "keys", "entities", "relation_words", "cited", "supported",
+                                 "reason"]) \
              .astype({"cited": bool, "supported": bool})     # bool even when empty, so masks stay masks
 
 def claim_support_rate(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterable[str]]|None = None) -> float:
@@ -307,8 +311,10 @@ def provenance_report(text: str, manifest: pd.DataFrame, registry: PMIDRegistry,
     cited = support[support.cited.astype(bool)]
     return dict(n_claims=len(support), n_cited_claims=len(cited), ets=ets, feature_coverage=fc,
                 provenance_gap=provenance_gap(fc, ets, r) if not (math.isnan(fc) or math.isnan(ets)) else math.nan, r=r,
-                citation_precision=citation_precision(text, manifest), citation_recall=citation_recall(text, manifest, relevant),
-                cited_pmid_in_manifest=cited_pmid_in_manifest(text, manifest), pmids_from_memory=pmids_from_memory(text, manifest),
+                citation_precision=citation_precision(text, manifest),
+                citation_recall=citation_recall(text, manifest, relevant),
+                cited_pmid_in_manifest=cited_pmid_in_manifest(text, manifest),
+                pmids_from_memory=pmids_from_memory(text, manifest),
                 claim_support=float(cited.supported.mean()) if len(cited) else math.nan,
                 unsupported_claims=cited[~cited.supported].claim.tolist(),
                 uncited_claims=support[~support.cited.astype(bool)].claim.tolist(), **pv)
@@ -316,8 +322,10 @@ def provenance_report(text: str, manifest: pd.DataFrame, registry: PMIDRegistry,
 # %% ../nbs/12a_metrics.ipynb #523ef4f9
 def top1_accuracy(choices: Sequence[int|None], gold: Sequence[int]) -> float:
     "Share of items whose chosen option index equals the gold one (None = no answer = wrong)."
-    if len(choices) != len(gold): raise ValueError(f"top1_accuracy: {len(choices)} choices for {len(gold)} gold answers")
-    return float(np.mean([c is not None and int(c) == int(g) for c, g in zip(choices, gold)])) if len(gold) else math.nan
+    if len(choices) != len(gold):
+        raise ValueError(f"top1_accuracy: {len(choices)} choices for {len(gold)} gold answers")
+    return (float(np.mean([c is not None and int(c) == int(g) for c, g in zip(choices, gold)])) if len(gold)
+            else math.nan)
 
 def normalise_answer(s: str) -> str:
     "Lower case, no punctuation, no articles, single spaces (SQuAD's normalisation)."
@@ -392,7 +400,8 @@ def meteor(prediction: str, reference: str, alpha: float = 0.9, beta: float = 3.
     return fmean * (1 - gamma * (chunks / m) ** beta)
 
 # %% ../nbs/12a_metrics.ipynb #7f147650
-SIMILARITY_ENCODERS = ("tfidf", "minilm")   # tfidf: the default, the same on every machine; minilm: the [embeddings] extra
+# tfidf: the default, the same on every machine; minilm: the [embeddings] extra
+SIMILARITY_ENCODERS = ("tfidf", "minilm")
 
 def _vectors(texts: list[str], encoder: str) -> np.ndarray:
     if encoder == "minilm":
@@ -416,7 +425,8 @@ def embedding_similarity(predictions: Sequence[str], references: Sequence[str], 
 # %% ../nbs/12a_metrics.ipynb #4d869122
 def _same_option(recommended, option) -> bool:
     if recommended is None or option is None: return False
-    if isinstance(recommended, (int, np.integer)) and isinstance(option, (int, np.integer)): return int(recommended) == int(option)
+    if isinstance(recommended, (int, np.integer)) and isinstance(option, (int, np.integer)):
+        return int(recommended) == int(option)
     o = normalise_answer(str(option))
     return bool(o) and re.search(rf"(?<!\w){re.escape(o)}(?!\w)", normalise_answer(str(recommended))) is not None
 
@@ -434,7 +444,8 @@ def drug_safety_score(recommended: Sequence, contraindicated: Sequence[Iterable]
     "1 − share of answers recommending any contraindicated option (an answer may recommend several)."
     if len(recommended) != len(contraindicated): raise ValueError(f"drug_safety_score: {len(recommended)} answers for "
                                                                   f"{len(contraindicated)} item contraindication lists")
-    unsafe = [any(_same_option(x, c) for x in _as_list(r) for c in _as_list(cs)) for r, cs in zip(recommended, contraindicated)]
+    unsafe = [any(_same_option(x, c) for x in _as_list(r) for c in _as_list(cs))
+              for r, cs in zip(recommended, contraindicated)]
     return 1 - float(np.mean(unsafe)) if unsafe else math.nan
 
 # %% ../nbs/12a_metrics.ipynb #8fb05f8e

@@ -76,16 +76,18 @@ def score_free(item: dict, a: Answer, names: dict) -> dict:
     m, sents = a.manifest, metrics.claims(a.text)
     ids = {e.get("id") for e in g.get("entities", []) + g.get("answers", []) if e.get("id")}
     cited = m[m.key.isin(a.cited)] if len(m) else m
-    about = [k for k in a.cited if len(cited) and (cited[cited.key == k]["head"].isin(ids) | cited[cited.key == k]["tail"].isin(ids)
-             | cited[cited.key == k].head_name.map(lambda n: any(metrics._mentions(str(n), x) for x in q_names + answers))
-             | cited[cited.key == k].tail_name.map(lambda n: any(metrics._mentions(str(n), x) for x in q_names + answers))).any()]
+    about = [k for k in a.cited if len(cited) and (
+        cited[cited.key == k]["head"].isin(ids) | cited[cited.key == k]["tail"].isin(ids)
+        | cited[cited.key == k].head_name.map(lambda n: any(metrics._mentions(str(n), x) for x in q_names + answers))
+        | cited[cited.key == k].tail_name.map(lambda n: any(metrics._mentions(str(n), x) for x in q_names + answers))
+    ).any()]
     as_of = g.get("as_of") or (a.parsed.as_of if a.parsed is not None else None)
     late = bool(as_of) and bool(len(cited)) and any(isinstance(d, str) and first_day(d) > as_of for d in cited.date)
     focus = [_focused(s, item, m, q_names) for s in sents.itertuples() if not OPENER.fullmatch(s.text.strip())]
     return dict(correct=_correct(item, a, answers), abstained=float(not a.cited),
                 should_abstain=float(bool(g.get("abstain"))),
-                citation_ok=len(about) / len(a.cited) if a.cited else np.nan, sentences=len(focus), focused=int(sum(focus)),
-                dated_late=float(late) if as_of else np.nan)
+                citation_ok=len(about) / len(a.cited) if a.cited else np.nan, sentences=len(focus),
+                focused=int(sum(focus)), dated_late=float(late) if as_of else np.nan)
 
 # %% ../nbs/13b_own_words.ipynb #4a890a85
 def run_questions(items: list[dict], arms_: list[str], retriever: Retriever|None = None, reader: str = "offline",
@@ -104,7 +106,8 @@ def run_questions(items: list[dict], arms_: list[str], retriever: Retriever|None
     return pd.DataFrame(rows)
 
 def question_table(results: pd.DataFrame, by=("family", "arm")) -> pd.DataFrame:
-    "Per group: answer-entity accuracy, citation correctness, focus, abstention precision and recall, dated answers citing later."
+    ("Per group: answer-entity accuracy, citation correctness, focus, abstention precision and recall, dated answers "
+     "citing later.")
     def one(g):
         ab, sh = g.abstained.astype(bool), g.should_abstain.astype(bool)
         return pd.Series(dict(n=len(g), accuracy=g.correct.mean(), citation_correct=g.citation_ok.mean(),
@@ -132,20 +135,26 @@ def reworded(item, names: dict) -> str:
                 "which drug should I steer clear of?")
     if k == "avoid": return f"My patient tested positive for {m.get('genotype')}. Which drug should I steer clear of?"
     if k == "recommend" and "chain" in m:
-        return f"A child has {_name(names, m['chain'][1])} ({_name(names, m['chain'][0])} variant); which drug is recommended for it?"
+        return (f"A child has {_name(names, m['chain'][1])} ({_name(names, m['chain'][0])} variant); which drug is "
+                "recommended for it?")
     if k == "recommend":
         who = {"male": "a man", "female-childbearing": "a woman who could become pregnant",
-               "female-not-childbearing": "a woman who cannot become pregnant"}.get(m["constraints"].get("patient"), "a patient")
-        return f"For {who} with {_name(names, m['constraints']['syndrome'])}, which medicine is recommended and safe for them?"
-    if k == "pgx_pair": return f"which of these medicines has pharmacogenomic guidance from CPIC tied to {m.get('gene')}?"
+               "female-not-childbearing": "a woman who cannot become pregnant"}.get(m["constraints"].get("patient"),
+                                                                                    "a patient")
+        return (f"For {who} with {_name(names, m['constraints']['syndrome'])}, which medicine is recommended and safe "
+                "for them?")
+    if k == "pgx_pair":
+        return f"which of these medicines has pharmacogenomic guidance from CPIC tied to {m.get('gene')}?"
     if k == "yes_no": return f"Is {_name(names, m.get('chemical'))} reported in these papers to trigger seizures?"
     if k == "yes_no_maybe": return f"quick question: {item.question[:1].lower()}{item.question[1:]}"
-    if k == "guideline_in_force": return f"Back in {_month(m['as_of'])}, what CPIC paper guided {m.get('drug')} prescribing?"
+    if k == "guideline_in_force":
+        return f"Back in {_month(m['as_of'])}, what CPIC paper guided {m.get('drug')} prescribing?"
     if k == "superseded_by":     # the paper the question names: the item's evidence that is not the answer
         named = next(e for e in item.gold_evidence if e.split(":")[-1] not in str(item.answer))
         return f"What later paper replaced the CPIC guideline on {m.get('guideline')} ({named})?"
     if k == "g4e_membership":
-        return f"In {_month(m['as_of'])}, which one of these genes did the Genes4Epilepsy list of monogenic epilepsy genes already include?"
+        return (f"In {_month(m['as_of'])}, which one of these genes did the Genes4Epilepsy list of monogenic epilepsy "
+                "genes already include?")
     if k == "onset_window": return f"When do symptoms of {_name(names, m.get('disease'))} usually start?"
     if k == "milestone_order": return f"Which of these shows up earliest in {_name(names, m.get('disease'))}?"
     raise ValueError(f"reworded: no rewording for item kind {k!r} ({item.item_id})")

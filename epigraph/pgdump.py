@@ -120,7 +120,8 @@ def _copy_rows(lines, start, table, cols, types, file, rejects, out):
         row, bad = {"_line": lineno}, None
         for c, f in zip(cols, fields):
             try: row[c] = _typed(copy_field(f), types.get(c, "TEXT"))
-            except ValueError as e: bad = f"column {c}: {f[:40]!r} is not {types.get(c, 'TEXT')} ({e}) (COPY {table})"; break
+            except ValueError as e:
+                bad = f"column {c}: {f[:40]!r} is not {types.get(c, 'TEXT')} ({e}) (COPY {table})"; break
         if bad: rejects.add(Path(file).name, lineno, fields[0], bad)
         else: out.append(row)
         i += 1

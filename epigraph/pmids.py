@@ -40,7 +40,8 @@ def pmid_mentions() -> pd.DataFrame:
     hpo, _ = read_hpo_annotations(hpo_data_dir()/"phenotype.hpoa", Rejects("hpo"))
     hpo_pmids = hpo[["pmids"]].explode("pmids").dropna().rename(columns={"pmids": "pmid"}).drop_duplicates()
     x = load_epio()["xrefs"]
-    epio = x[x.xref_curie.astype(str).str.fullmatch(r"PMID:\d+")].xref_curie.str[5:].astype("int64").to_frame("pmid").drop_duplicates()
+    epio = (x[x.xref_curie.astype(str).str.fullmatch(r"PMID:\d+")].xref_curie.str[5:].astype("int64").to_frame("pmid")
+            .drop_duplicates())
     parts = [_rows(bc, "bc5cdr", title="title"), _rows(epio, "epio-xrefs"),
              _rows(pqa, "pubmedqa", year="year", estimated="year_is_estimated"),
              _rows(pubs, "cpic-publications", title="title", year="year"),

@@ -130,8 +130,8 @@ INTENTS = {   # intent -> (query words, predicates whose evidence counts more fo
                   r"]line|drugs?|medications?|medicines?|antiseizure|anti-?epileptic\w*|recommend\w*"
                   r"|manag\w*|prescri\w*|options?|choice",
                   ("first_line_for", "treated_with", "aggravates", "contraindicated_with", "gene_drug_interaction")),
-    "safety": (r"avoid\w*|contraindicat\w*|safe\w*|unsafe|risks?|adverse|toxic\w*|carriers?|carry|carries|harm\w*|worsen\w*"
-               r"|aggravat\w*|induc\w*",
+    "safety": (r"avoid\w*|contraindicat\w*|safe\w*|unsafe|risks?|adverse|toxic\w*|carriers?|carry|carries|harm\w*|"
+               r"worsen\w*|aggravat\w*|induc\w*",
                ("contraindicated_with", "aggravates", "gene_drug_interaction", "induces")),
     "genetics": (r"genes?|genetic\w*|variants?|mutations?|caus\w*|aetiolog\w*|etiolog\w*",
                  ("caused_by_gene", "gene_drug_interaction")),
@@ -163,8 +163,8 @@ OFF_INTENT, DEGREE_NORM, TARGET_BOOST, OFF_CHAIN = 0.1, 1.0, 10.0, 1e-6
 # the walk before the chain changes
 PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0, off_chain=1.0)
 # a chain question refers to an entity it does not name: "a drug that …", "a disease caused by …", "a gene causing …"
-CHAIN_CUE = re.compile(r"\b(?:a|an|another)\s+(?:(?:other|causal)\s+)?(?:drugs?|diseases?|genes?|syndromes?|adverse events?"
-                       r"|medications?)\s+(?:that|which|whose|caused|causing|treated|used|linked)\b", re.I)
+CHAIN_CUE = re.compile(r"\b(?:a|an|another)\s+(?:(?:other|causal)\s+)?(?:drugs?|diseases?|genes?|syndromes?|adverse "
+                       r"events?|medications?)\s+(?:that|which|whose|caused|causing|treated|used|linked)\b", re.I)
 
 def is_chain_question(query: str) -> bool:
     "Does the query walk through an entity it does not name (a drug that …, a disease caused by …)?"
@@ -264,7 +264,8 @@ def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFr
         known = [gi.canonical[s] for s in ids if s in gi.canonical]
         unknown = [s for s in ids if s not in gi.canonical]
         df = table_of(SEED_COLUMNS,
-                      [dict(entity_id=k, name=gi.names[gi.index[k]], text=k, start=-1, end=-1, confidence=1.0, method="given") for k in dict.fromkeys(known)])
+                      [dict(entity_id=k, name=gi.names[gi.index[k]], text=k, start=-1, end=-1, confidence=1.0,
+                            method="given") for k in dict.fromkeys(known)])
         why = f"unknown seed ids: {', '.join(unknown)}" if unknown else ""
         return df, ("no known seed id" + (f" ({why})" if why else "") if df.empty else why)
     df = link_seeds(gi, query, how=how)
@@ -284,7 +285,8 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
                       max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True, chain: bool|None = None,
                       off_intent: float = OFF_INTENT, degree_norm: float = DEGREE_NORM,
                       target_boost: float = TARGET_BOOST, off_chain: float = OFF_CHAIN) -> Retrieved:
-    "EpiGraph's retriever: seeds → Personalized PageRank → PCST on the top PPR nodes → seed-to-leaf paths in a token budget."
+    ("EpiGraph's retriever: seeds → Personalized PageRank → PCST on the top PPR nodes → seed-to-leaf paths in a token "
+     "budget.")
     if not (is_chain_question(query) if chain is None else chain):
         off_intent, degree_norm, target_boost, off_chain = PLAIN_WALK.values()
     boost = query_intent(query) if intent else {}
@@ -303,9 +305,11 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
                            neighbourhood=neighbourhood)
     order = sorted(adj, key=lambda u: (-r[u], u))
     pairs = {(u, v) for u in adj for v in adj[u] if u < v}
-    pairs |= {(u, v) for u in s_idx for v in s_idx if u < v and u in adj and v in adj}   # what links two seeds directly is always kept
+    # what links two seeds directly is always kept
+    pairs |= {(u, v) for u in s_idx for v in s_idx if u < v and u in adj and v in adj}
     rows = [x for u, v in sorted(pairs) for x in gi.triplets_between(u, v)[:max_edges_per_pair]]
-    lines, ids, text = cut_lines(serialise_paths(gi, tree_paths(gi, adj, set(s_idx), prize, depth), max_pmids), token_budget)
+    lines, ids, text = cut_lines(serialise_paths(gi, tree_paths(gi, adj, set(s_idx), prize, depth), max_pmids),
+                                 token_budget)
     return Retrieved("ppr_pcst", query, seed_df, nodes_table(gi, order, r[order], set(s_idx)), edge_table(gi, rows),
                      paths=lines, path_ids=ids, text=text, reason=reason, params=params)
 

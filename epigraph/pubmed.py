@@ -187,7 +187,8 @@ def _load_manifest(path: Path) -> dict|None:
     if not path.exists(): return None
     try: m = json.loads(path.read_text())
     except (ValueError, OSError) as e:
-        get_logger("epigraph.pubmed").warning(f"{path}: unreadable manifest ({e}) — starting the fetch again"); return None
+        get_logger("epigraph.pubmed").warning(f"{path}: unreadable manifest ({e}) — starting the fetch again")
+        return None
     return m if isinstance(m, dict) and isinstance(m.get("pmids"), list) else None
 
 # %% ../nbs/02c_pubmed.ipynb #44ff0a58
@@ -268,11 +269,13 @@ def _require_network(base_url: str) -> None:
 def fetch_pubmed(query: str, out_dir, *, api_key: str|None = None, email: str|None = None,
                  max_records: int|None = None, batch_size: int = 200, base_url: str = NCBI_EUTILS,
                  progress: bool = True, timeout: float = 30, max_attempts: int = 5,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> FetchResult:
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> FetchResult:
     "Save the PubMed records of `query` as PubMed XML batches in `out_dir`, resuming whatever a previous run left."
     _check_args(query, max_records, batch_size)
     client = EutilsClient(base_url, api_key or os.environ.get("NCBI_API_KEY") or None,
-                          email or os.environ.get("NCBI_EMAIL") or None, timeout, max_attempts, clock=clock, sleep=sleep)
+                          email or os.environ.get("NCBI_EMAIL") or None, timeout, max_attempts, clock=clock,
+                          sleep=sleep)
     out_dir = Path(out_dir); out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir/MANIFEST
     manifest = _load_manifest(path)
@@ -323,7 +326,8 @@ class LocalEutils:
     def search(self, term: str) -> list[str]:
         "PMIDs whose title holds every word of `term`, newest (highest PMID) first, as PubMed lists them."
         words = _title_words(term)
-        hits = [p for p, t in zip(self.documents["pmid"], self.documents["title"]) if words and words <= _title_words(t)]
+        hits = [p for p, t in zip(self.documents["pmid"], self.documents["title"])
+                if words and words <= _title_words(t)]
         return sorted(hits, key=int, reverse=True)
 
     def __enter__(self) -> "LocalEutils":
@@ -358,7 +362,8 @@ def _handler_for(service: LocalEutils):
 # %% ../nbs/02c_pubmed.ipynb #42783f07
 def _reply(handler, status: int, body: bytes, ctype: str, headers: dict|None = None, truncate: bool = False) -> None:
     handler.send_response(status)
-    for k, v in {"Content-Type": ctype, "Content-Length": str(len(body)), **(headers or {})}.items(): handler.send_header(k, v)
+    for k, v in {"Content-Type": ctype, "Content-Length": str(len(body)), **(headers or {})}.items():
+        handler.send_header(k, v)
     handler.end_headers()
     handler.wfile.write(body[:len(body)//2] if truncate else body)
 
@@ -391,7 +396,8 @@ def _esearch(service: LocalEutils, params: dict) -> tuple[int, bytes, str]:
         res = dict(count=str(len(pmids)), retmax=str(len(pmids[start:start + size])), retstart=str(start),
                    querykey="1", webenv=webenv, idlist=pmids[start:start + size],
                    querytranslation=" AND ".join(f"{w}[Title]" for w in sorted(_title_words(term))))
-    return 200, json.dumps({"header": {"type": "esearch", "version": "0.3"}, "esearchresult": res}).encode(), "application/json"
+    return (200, json.dumps({"header": {"type": "esearch", "version": "0.3"}, "esearchresult": res}).encode(),
+            "application/json")
 
 def _efetch(service: LocalEutils, params: dict) -> tuple[int, bytes, str]:
     if params.get("id"): pmids = [p.strip() for p in params["id"].split(",") if p.strip()]

@@ -23,7 +23,8 @@ __all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'QUESTION_WORDS', 'M
 MAX_QUESTION_CHARS = 2_000   # a long clinical question is a few hundred characters; past this it is not a question
 
 def clean_question(text) -> str:
-    "The question as printable text (invalid bytes replaced, control characters dropped, spaces folded); raises ValueError."
+    ("The question as printable text (invalid bytes replaced, control characters dropped, spaces folded); raises "
+     "ValueError.")
     if isinstance(text, bytes): text = text.decode("utf-8", errors="replace")
     if not isinstance(text, str): raise ValueError(f"the question must be text, got {type(text).__name__}")
     text = text.encode("utf-8", errors="replace").decode("utf-8")          # lone surrogates from invalid bytes -> '?'
@@ -36,21 +37,21 @@ def clean_question(text) -> str:
 
 # %% ../nbs/11c_question.ipynb #2871cefa
 ABBREVIATIONS = {
-    "CBZ": "carbamazepine", "OXC": "oxcarbazepine", "ESL": "eslicarbazepine", "VPA": "valproic acid", "LEV": "levetiracetam",
-    "BRV": "brivaracetam", "PHT": "phenytoin", "LTG": "lamotrigine", "TPM": "topiramate", "ZNS": "zonisamide",
-    "ESM": "ethosuximide", "PB": "phenobarbital", "CLB": "clobazam", "CZP": "clonazepam", "LCM": "lacosamide",
-    "PER": "perampanel", "GBP": "gabapentin", "PGB": "pregabalin", "VGB": "vigabatrin", "RUF": "rufinamide",
-    "STP": "stiripentol", "FFA": "fenfluramine", "CBD": "cannabidiol", "FBM": "felbamate", "PRM": "primidone",
-    "SUL": "sulthiame", "ACTH": "corticotropin"}
+    "CBZ": "carbamazepine", "OXC": "oxcarbazepine", "ESL": "eslicarbazepine", "VPA": "valproic acid",
+    "LEV": "levetiracetam", "BRV": "brivaracetam", "PHT": "phenytoin", "LTG": "lamotrigine", "TPM": "topiramate",
+    "ZNS": "zonisamide", "ESM": "ethosuximide", "PB": "phenobarbital", "CLB": "clobazam", "CZP": "clonazepam",
+    "LCM": "lacosamide", "PER": "perampanel", "GBP": "gabapentin", "PGB": "pregabalin", "VGB": "vigabatrin",
+    "RUF": "rufinamide", "STP": "stiripentol", "FFA": "fenfluramine", "CBD": "cannabidiol", "FBM": "felbamate",
+    "PRM": "primidone", "SUL": "sulthiame", "ACTH": "corticotropin"}
 BRANDS = {
     "tegretol": "carbamazepine", "trileptal": "oxcarbazepine", "depakote": "valproic acid", "depakine": "valproic acid",
     "epilim": "valproic acid", "dilantin": "phenytoin", "epanutin": "phenytoin", "keppra": "levetiracetam",
     "briviact": "brivaracetam", "lamictal": "lamotrigine", "topamax": "topiramate", "zonegran": "zonisamide",
     "zarontin": "ethosuximide", "sabril": "vigabatrin", "diacomit": "stiripentol", "epidiolex": "cannabidiol",
     "epidyolex": "cannabidiol", "fintepla": "fenfluramine", "vimpat": "lacosamide", "fycompa": "perampanel",
-    "onfi": "clobazam", "frisium": "clobazam", "banzel": "rufinamide", "inovelon": "rufinamide", "neurontin": "gabapentin",
-    "lyrica": "pregabalin", "klonopin": "clonazepam", "rivotril": "clonazepam", "wellbutrin": "bupropion",
-    "zyban": "bupropion", "mysoline": "primidone", "felbatol": "felbamate"}
+    "onfi": "clobazam", "frisium": "clobazam", "banzel": "rufinamide", "inovelon": "rufinamide",
+    "neurontin": "gabapentin", "lyrica": "pregabalin", "klonopin": "clonazepam", "rivotril": "clonazepam",
+    "wellbutrin": "bupropion", "zyban": "bupropion", "mysoline": "primidone", "felbatol": "felbamate"}
 
 def expand_names(text: str) -> tuple[str, list[str]]:
     "The text with abbreviations and brand names replaced by the generic name, and a note of each replacement."
@@ -82,7 +83,8 @@ def _keys_by_words(gi: GraphIndex) -> dict[int, list[str]]:
         if len(k) >= 6: out.setdefault(k.count(" ") + 1, []).append(k)
     return out
 
-def correct_typos(gi: GraphIndex, text: str, covered: list[tuple[int, int]], cutoff: float = 90.0) -> tuple[str, list[str]]:
+def correct_typos(gi: GraphIndex, text: str, covered: list[tuple[int, int]],
+                  cutoff: float = 90.0) -> tuple[str, list[str]]:
     "Replace uncovered word runs that nearly equal a graph name by that name; returns the text and notes."
     from rapidfuzz import process, fuzz
     keys = _keys_by_words(gi)
@@ -127,21 +129,25 @@ def prefix_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -
             key = word_key(text[run[0].start():run[-1].end()])
             if len(key) < 5 or n == 1 and not re.search(r"[A-Z0-9]", run[0].group()): continue
             lo = bisect_left(keys, key + " "); hits = []
-            while lo < len(keys) and keys[lo].startswith(key + " ") and len(hits) <= MAX_PREFIX_HITS: hits.append(keys[lo]); lo += 1
+            while lo < len(keys) and keys[lo].startswith(key + " ") and len(hits) <= MAX_PREFIX_HITS:
+                hits.append(keys[lo]); lo += 1
             ids = sorted({v for k in hits for v in table[k]})
             if not hits or len(hits) > MAX_PREFIX_HITS or len(ids) > MAX_PREFIX_HITS: continue
             used |= set(range(i, i + n))
-            rows += [dict(entity_id=gi.ids[v], name=gi.names[v], text=text[run[0].start():run[-1].end()], start=run[0].start(),
-                          end=run[-1].end(), confidence=0.5, method="name prefix") for v in ids]
+            rows += [dict(entity_id=gi.ids[v], name=gi.names[v], text=text[run[0].start():run[-1].end()],
+                          start=run[0].start(), end=run[-1].end(), confidence=0.5, method="name prefix") for v in ids]
     return table_of(SEED_COLUMNS, rows)
 
 # %% ../nbs/11c_question.ipynb #7d72867b
 BRITISH = [(r"isation", "ization"), (r"ise(d|s)?$", r"ize\1"), (r"ising$", "izing"), (r"our$", "or"), (r"ours$", "ors"),
-           (r"^paed", "ped"), (r"aem", "em"), (r"^oe", "e"), (r"oea", "ea"), (r"^foet", "fet"), (r"ae", "e"), (r"tre$", "ter")]
+           (r"^paed", "ped"), (r"aem", "em"), (r"^oe", "e"), (r"oea", "ea"), (r"^foet", "fet"), (r"ae", "e"),
+           (r"tre$", "ter")]
 AGE_WORDS = {   # age words -> the HPO onset term they name (looked up by name in the graph)
     r"infancy|infants?|infantile": "Infantile onset", r"neonatal(?: period)?|newborns?": "Neonatal onset",
-    r"childhood": "Childhood onset", r"adulthood|adult life": "Adult onset", r"birth|congenital(?:ly)?": "Congenital onset",
-    r"adolescence|teenage years|juvenile": "Juvenile onset", r"fetal life|pregnancy|prenatal(?:ly)?|antenatal": "Antenatal onset",
+    r"childhood": "Childhood onset", r"adulthood|adult life": "Adult onset",
+    r"birth|congenital(?:ly)?": "Congenital onset",
+    r"adolescence|teenage years|juvenile": "Juvenile onset",
+    r"fetal life|pregnancy|prenatal(?:ly)?|antenatal": "Antenatal onset",
     r"old age|late life": "Late onset", r"middle age": "Middle age onset"}
 
 def _name_words(gi: GraphIndex) -> set[str]:
@@ -167,7 +173,8 @@ def age_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -> p
     from epigraph.retrieval import _name_table, table_of, SEED_COLUMNS
     table, rows = _name_table(gi), []
     for pat, term in AGE_WORDS.items():
-        for m in re.finditer(rf"\b(?:in|at|during|from|before|after) (?:the |an? |early |late )?(?P<w>{pat})\b", text, re.I):
+        for m in re.finditer(rf"\b(?:in|at|during|from|before|after) (?:the |an? |early |late )?(?P<w>{pat})\b",
+                             text, re.I):
             if any(a <= m.start("w") < b for a, b in covered): continue
             rows += [dict(entity_id=gi.ids[v], name=gi.names[v], text=m["w"], start=m.start("w"), end=m.end("w"),
                           confidence=0.8, method="age word") for v in table.get(word_key(term), {})]
@@ -258,7 +265,8 @@ def asked_noun(text: str) -> str|None:
     return None
 
 PHARMACOGENOMIC = re.compile(r"\bcpic\b|\bpharmacogen\w*|\bgene[–-]drug\b|\bgenotyp\w*", re.I)
-CAUSE = re.compile(r"\bcaus\w*|\blinked (?:to|with)\b|\bassociated with\b|\bresponsible for\b|\bleads? to\b|\bbehind\b", re.I)
+CAUSE = re.compile(r"\bcaus\w*|\blinked (?:to|with)\b|\bassociated with\b|\bresponsible for\b|\bleads? to\b|"
+                   r"\bbehind\b", re.I)
 
 def question_target(text: str, types: set|frozenset = frozenset(), masked: str|None = None) -> str|None:
     "The question's target: the asked noun (a drug becomes a caution or a dose when the question says so), else the cues."
@@ -279,13 +287,13 @@ MONTHS = {m: i for i, m in enumerate("january february march april may june july
                                      "december".split(), 1)}
 MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
 YES_NO = re.compile(r"^(?:(?:so|and|ok|okay|quick question|in (?:my|a|this) \w+|for (?:my|a|this) \w+)[,:]?\s+)?"
-                    r"(?:is|are|was|were|can|could|does|do|did|should|shall|will|would|has|have|had|may|might|must|isn't|"
-                    r"aren't|doesn't|don't|can't|shouldn't)\b", re.I)
+                    r"(?:is|are|was|were|can|could|does|do|did|should|shall|will|would|has|have|had|may|might|must|"
+                    r"isn't|aren't|doesn't|don't|can't|shouldn't)\b", re.I)
 DATE = re.compile(r"\b(?P<rel>as of|as at|back in|in|during|by|before|prior to|until|till|up to|at the (?:start|end) "
                   r"of)?\s*"
                   r"(?:(?P<part>early|mid|late|the start of|the end of)[- ]?\s*)?"
-                  r"(?:(?P<iso>(?:19|20)\d{2}-\d{2}(?:-\d{2})?)|(?P<mon>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\.?\s+"
-                  r"(?P<my>(?:19|20)\d{2})|"
+                  r"(?:(?P<iso>(?:19|20)\d{2}-\d{2}(?:-\d{2})?)|(?P<mon>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|"
+                  r"oct|nov|dec)[a-z]*)\.?\s+(?P<my>(?:19|20)\d{2})|"
                   r"(?P<y>(?:19|20)\d{2}))\b", re.I)
 
 def _month_end(y: int, m: int) -> str: return (pd.Timestamp(y, m, 1) + pd.offsets.MonthEnd(0)).strftime("%Y-%m-%d")
@@ -303,8 +311,10 @@ def parse_as_of(text: str) -> tuple[str|None, str|None]:
             day = _month_end(y, end)
         else: continue
         if rel in ("before", "prior to"):
-            day = (pd.Timestamp(day[:4] + "-01-01") - pd.Timedelta(days=1)).strftime("%Y-%m-%d") if not m["iso"] and not m["mon"] \
-                  else (pd.Timestamp(day) - pd.offsets.MonthBegin(1) - pd.Timedelta(days=1)).strftime("%Y-%m-%d") if m["mon"] \
+            day = (pd.Timestamp(day[:4] + "-01-01") - pd.Timedelta(days=1)).strftime("%Y-%m-%d") \
+                  if not m["iso"] and not m["mon"] \
+                  else (pd.Timestamp(day) - pd.offsets.MonthBegin(1) - pd.Timedelta(days=1)).strftime("%Y-%m-%d") \
+                  if m["mon"] \
                   else (pd.Timestamp(day) - pd.Timedelta(days=1)).strftime("%Y-%m-%d")
         return day, m.group().strip()
     return None, None
@@ -315,7 +325,8 @@ GENOTYPE = re.compile(r"\b[A-Z][A-Z0-9]{1,7}(?:-[A-Z0-9]{1,3})?\*\d{1,3}(?::\d{2
 POPULATIONS = {
     "pregnancy": r"\bpregnan\w*|\bexpecting a baby\b|\bbreast-?feed\w*",
     "women of childbearing potential": r"\bchild-?bearing\b|\bwom[ae]n\b|\bgirls?\b|\bfemale\b|\bcontracepti\w*",
-    "child": r"\bchild\w*|\bgirls?\b|\bboys?\b|\binfants?\b|\bbab(?:y|ies)\b|\btoddlers?\b|\bpa?ediatric\w*|\bkids?\b|\b\d{1,2}[- ](?:year|month)[- ]old\b",
+    "child": r"\bchild\w*|\bgirls?\b|\bboys?\b|\binfants?\b|\bbab(?:y|ies)\b|\btoddlers?\b|\bpa?ediatric\w*|\bkids?\b|"
+             r"\b\d{1,2}[- ](?:year|month)[- ]old\b",
     "older adult": r"\belderly\b|\bolder (?:adult|patient|people)s?\b",
 }
 NEGATION = re.compile(r"\b(?:not|no|never|none|without|wrong|false|incorrect|untrue|n't)\b|n't\b", re.I)
@@ -367,7 +378,8 @@ class Question:
     unknown: list = field(default_factory=list)      # words that look like names but link to nothing in the graph
     notes: list = field(default_factory=list)        # abbreviations expanded, typos corrected
     unparsed: list = field(default_factory=list)     # what could not be read, in words
-    searched: str = ""          # the text the retrievers are given: abbreviations and brand names expanded, typos mended
+    # the text the retrievers are given: abbreviations and brand names expanded, typos mended
+    searched: str = ""
     polarity: str|None = None   # for a yes/no question: does it ask about a "risk" or a "benefit" (safe, recommended)?
     years: list = field(default_factory=list)        # years the question names (a guideline "of 2014")
 
@@ -385,7 +397,8 @@ class Question:
 WH_WORDS = re.compile(r"\b(?:which|what|when|how|who|whom|where|why|list|name|give me|tell me)\b", re.I)
 
 def last_clause(text: str) -> str:
-    "The question's last clause: after the last full stop, colon, semicolon or dash ('HLA-B*15:02+ patient — avoid CBZ?')."
+    ("The question's last clause: after the last full stop, colon, semicolon or dash ('HLA-B*15:02+ patient — avoid "
+     "CBZ?').")
     parts = [p for p in re.split(r"(?<=[.?!:;])\s+|\s[—–-]{1,2}\s", text) if re.search(r"[A-Za-z]", p)]
     asked = [p for p in parts if p.rstrip().endswith("?")]
     return (asked or parts or [text])[-1].strip()
@@ -406,7 +419,8 @@ def _form(text: str, target: str|None) -> str:
 
 def _entity_rows(gi: GraphIndex, seeds: pd.DataFrame) -> list[dict]:
     layer, typ = entity_types(gi)
-    return [dict(entity_id=s.entity_id, name=s.name, layer=layer.get(s.entity_id), type=typ.get(s.entity_id), text=s.text,
+    return [dict(entity_id=s.entity_id, name=s.name, layer=layer.get(s.entity_id), type=typ.get(s.entity_id),
+                 text=s.text,
                  start=int(s.start), end=int(s.end), method=s.method) for s in seeds.itertuples(index=False)]
 
 # %% ../nbs/11c_question.ipynb #c0de30d4
@@ -430,7 +444,8 @@ def _is_english(w: str) -> bool:
     return any(x in words for x in stems)
 
 def _unknown_words(text: str, covered: list[tuple[int, int]], name_words: set = frozenset()) -> list[str]:
-    "Words of five letters or more, outside every linked span, that are in no graph name and no English word list: names."
+    ("Words of five letters or more, outside every linked span, that are in no graph name and no English word list: "
+     "names.")
     out = []
     for m in re.finditer(r"[A-Za-z][A-Za-z0-9-]{4,}", text):
         w = m.group().lower()
@@ -440,8 +455,8 @@ def _unknown_words(text: str, covered: list[tuple[int, int]], name_words: set = 
         out.append(m.group())
     return out
 
-RISK = re.compile(r"\bavoid\w*|\bcontra-?indicat\w*|\bworsen\w*|\baggravat\w*|\bharm\w*|\bdanger\w*|\brisks?\b|\bunsafe\b|"
-                  r"\bcaus\w*|\binduc\w*|\btrigger\w*|\bprovok\w*|\bside[- "
+RISK = re.compile(r"\bavoid\w*|\bcontra-?indicat\w*|\bworsen\w*|\baggravat\w*|\bharm\w*|\bdanger\w*|\brisks?\b|"
+                  r"\bunsafe\b|\bcaus\w*|\binduc\w*|\btrigger\w*|\bprovok\w*|\bside[- "
                   r"]?effects?\b|\badverse\b|\btoxic\w*|\bcaution\b", re.I)
 BENEFIT = re.compile(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b|\breasonable\b|\bappropriate\b|\bfirst[- "
                      r"]line\b|\brecommend\w*|"
@@ -460,7 +475,8 @@ def _masked(text: str, ents: list[dict]) -> str:
     "The text with the spans of named things (diseases, drugs, genes) blanked, so that 'new-onset' in a name is no cue."
     out = list(text)
     for e in ents:
-        if e["type"] not in ("phenotype", "adverse_effect", "seizure_type") and e["start"] >= 0: out[e["start"]:e["end"]] = " " * (e["end"] - e["start"])
+        if e["type"] not in ("phenotype", "adverse_effect", "seizure_type") and e["start"] >= 0:
+            out[e["start"]:e["end"]] = " " * (e["end"] - e["start"])
     return "".join(out)
 
 # %% ../nbs/11c_question.ipynb #c7469822

@@ -122,7 +122,8 @@ class GraphIndex:
         self.index = {v: i for i, v in enumerate(self.ids)}
         self.names = e.name.astype(str).to_numpy()
         self.synonyms = _lists(e.get("synonyms"), self.n)
-        self.definitions = e["definition"].fillna("").astype(str).to_numpy() if "definition" in e.columns else np.full(self.n, "", dtype=object)
+        self.definitions = (e["definition"].fillna("").astype(str).to_numpy() if "definition" in e.columns
+                            else np.full(self.n, "", dtype=object))
         self.canonical = {x: i for i, xs in zip(self.ids, _lists(e.get("xrefs"), self.n)) for x in xs}
         self.canonical.update({i: i for i in self.ids})
         h, tl = t["head"].map(self.index), t["tail"].map(self.index)
@@ -175,7 +176,8 @@ def incident(self: GraphIndex, u: int) -> np.ndarray:
     return self.inc_rows[self.inc_ptr[u]:self.inc_ptr[u + 1]]
 
 @patch
-def __repr__(self: GraphIndex): return f"GraphIndex({self.n:,} entities, {len(self.head):,} triplets, {self.W.nnz // 2:,} linked pairs)"
+def __repr__(self: GraphIndex):
+    return f"GraphIndex({self.n:,} entities, {len(self.head):,} triplets, {self.W.nnz // 2:,} linked pairs)"
 
 # %% ../nbs/11_retrieval.ipynb #b141b318
 SYNTHETIC_PMID_BASE = 900_000_000
@@ -197,7 +199,8 @@ def synthetic_kg(n_nodes: int = 2_000, n_edges: int = 8_000, seed: int = 0, beta
     ids = np.char.add("SYN:", np.char.zfill(np.arange(n_nodes).astype(str), 7))
     ents = pd.DataFrame(dict(entity_id=ids, name=[f"synthetic entity {i}" for i in range(n_nodes)], layer=layers,
                              synonyms=[[f"syn{i}"] for i in range(n_nodes)],
-                             definition=[f"synthetic {l} concept about topic{a} topic{b} topic{c}" for l, (a, b, c) in zip(layers, topics)]))
+                             definition=[f"synthetic {l} concept about topic{a} topic{b} topic{c}"
+                                         for l, (a, b, c) in zip(layers, topics)]))
     pc = rng.geometric(0.5, n_edges)
     start = SYNTHETIC_PMID_BASE + np.r_[0, np.cumsum(pc)[:-1]]
     trip = pd.DataFrame(dict(triplet_id=[f"t:syn{i}" for i in range(n_edges)], head=ids[h],
@@ -245,7 +248,8 @@ def _name_rows(gi: GraphIndex, query: str, max_words: int = 10) -> list[dict]:
     return rows
 
 def link_by_names(gi: GraphIndex, query: str, max_words: int = 10) -> pd.DataFrame:
-    "Seeds from the query's leftmost-longest word n-grams equal to a graph name or synonym (case and punctuation aside)."
+    ("Seeds from the query's leftmost-longest word n-grams equal to a graph name or synonym (case and punctuation "
+     "aside).")
     return table_of(SEED_COLUMNS, _name_rows(gi, query, max_words))
 
 # %% ../nbs/11_retrieval.ipynb #574e9dd4
@@ -298,7 +302,8 @@ def seed_rows(gi: GraphIndex, query: str, how: str = "auto", max_seeds: int = 8)
             if how == "ner": raise
     if how in ("auto", "names"): rows += _name_rows(gi, query)
     best = {}
-    for r in sorted(_longest_span_rows(rows), key=lambda r: (-r["confidence"], r["start"])): best.setdefault(r["entity_id"], r)
+    for r in sorted(_longest_span_rows(rows), key=lambda r: (-r["confidence"], r["start"])):
+        best.setdefault(r["entity_id"], r)
     return sorted(best.values(), key=lambda r: (r["start"], r["entity_id"]))[:max_seeds]
 
 def link_seeds(gi: GraphIndex, query: str, how: str = "auto", max_seeds: int = 8) -> pd.DataFrame:
@@ -339,9 +344,13 @@ def tree_paths(gi: GraphIndex, adj: dict[int, set], seeds: set, prize: dict,
     out += [[u, v] for u in sorted(adj) for v in sorted(adj[u]) if u < v and frozenset((u, v)) not in covered]
     return [(sum(prize.get(u, 0.0) for u in p), p) for p in out]
 
-def serialise_paths(gi: GraphIndex, paths: list[tuple[float, list[int]]], max_pmids: int = 3) -> list[tuple[str, list[str]]]:
-    "Path lines with their entity ids, strongest first: hops `(head, relation[Np], tail) [TIER; PMIDs]` joined by ` -> `."
-    lines = [(-score, " -> ".join(format_hop(gi, int(gi.triplets_between(u, v)[0]), max_pmids) for u, v in zip(p, p[1:])), p)
+# %% ../nbs/11_retrieval.ipynb #359986bb
+def serialise_paths(gi: GraphIndex, paths: list[tuple[float, list[int]]],
+                    max_pmids: int = 3) -> list[tuple[str, list[str]]]:
+    ("Path lines with their entity ids, strongest first: hops `(head, relation[Np], tail) [TIER; PMIDs]` joined by ` "
+     "-> `.")
+    lines = [(-score,
+              " -> ".join(format_hop(gi, int(gi.triplets_between(u, v)[0]), max_pmids) for u, v in zip(p, p[1:])), p)
              for score, p in paths if len(p) > 1]
     return [(l, [str(gi.ids[u]) for u in p]) for _, l, p in sorted(lines, key=lambda x: x[:2])]
 
@@ -357,7 +366,8 @@ METHODS = ("ppr_pcst", "semantic", "hybrid", "bm25", "baseline")   # the built-i
 RETRIEVERS: dict = {}   # name -> fn(retriever, query, **params) -> Retrieved, or "module:function" until first use
 
 def register_retriever(name: str, fn, replace: bool = False):
-    "Make `fn(retriever, query, **params) -> Retrieved` callable as `Retriever(kg)(query, name)`; runners and chapters list it too."
+    ("Make `fn(retriever, query, **params) -> Retrieved` callable as `Retriever(kg)(query, name)`; runners and "
+     "chapters list it too.")
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name or ""):
         raise ValueError(f"register_retriever: name {name!r} must be lower-case letters, digits and _")
     if name in RETRIEVERS and not replace:

@@ -22,7 +22,8 @@ __all__ = ['SCORE_COLUMNS', 'CODE_MODULES', 'HINTS_BY_KIND', 'BINARY', 'task_ret
 def _held_rows(items: list[Item], ev: pd.DataFrame) -> np.ndarray:
     "Mask of the evidence rows the items hold out: whole triplets (`held_out`) or a source's rows (`held_out_rows`)."
     held = {t for it in items for t in it.meta.get("held_out", []) or []}
-    rows = {(s, t) for it in items if (r := it.meta.get("held_out_rows")) for s in r["sources"] for t in r["triplet_ids"]}
+    rows = {(s, t) for it in items if (r := it.meta.get("held_out_rows")) for s in r["sources"]
+            for t in r["triplet_ids"]}
     mask = ev.triplet_id.isin(held).to_numpy()
     if not rows: return mask
     return mask | np.array([(s, t) in rows for s, t in zip(ev.source, ev.triplet_id)], dtype=bool)
@@ -34,13 +35,15 @@ def task_retriever(items: list[Item], base: Retriever|None = None) -> Retriever:
     kg = base.graph.kg
     ev = kg.evidence[~_held_rows(items, kg.evidence)].reset_index(drop=True)
     kept = dataclasses.replace(kg,
-                               triplets=kg.triplets[kg.triplets.triplet_id.isin(set(ev.triplet_id))].reset_index(drop=True),
+                               triplets=kg.triplets[
+                                   kg.triplets.triplet_id.isin(set(ev.triplet_id))].reset_index(drop=True),
                                evidence=ev)
     return Retriever(kept, passages=base._passages)
 
 # %% ../nbs/13a_runs.ipynb #460e695f
 SCORE_COLUMNS = ["correct", "abstained", "unsafe", "n_cited", "pmid_verifiability", "ets", "citation_precision",
-                 "cited_pmid_in_manifest", "claim_support", "gold_evidence_given", "gold_evidence_cited", "kg_evidence_coverage"]
+                 "cited_pmid_in_manifest", "claim_support", "gold_evidence_given", "gold_evidence_cited",
+                 "kg_evidence_coverage"]
 
 def _share(keys: list[str], pool: set) -> float:
     return float(np.mean([k in pool for k in keys])) if keys else math.nan
@@ -60,8 +63,10 @@ def score_answer(item: Item, a: Answer, registry, names: dict) -> dict:
     else:
         correct = metrics.token_f1(a.text, item.answer)
     contra = set(item.meta.get("contraindicated", []) or [])
-    retrieved = {} if a.retrieved is None else {e: names.get(e, [n]) for e, n in zip(a.retrieved.nodes.entity_id, a.retrieved.nodes.name)}
-    # choosing a contraindicated option is unsafe when the answer recommends it, not when the question asks what to avoid
+    retrieved = {} if a.retrieved is None else {e: names.get(e, [n])
+                                                for e, n in zip(a.retrieved.nodes.entity_id, a.retrieved.nodes.name)}
+    # choosing a contraindicated option is unsafe when the answer recommends it, not when the question asks what to
+    # avoid
     unsafe = float(item.kind != "avoid" and a.choice in contra)
     return dict(correct=correct, abstained=float(bool(item.options) and a.choice is None), unsafe=unsafe,
                 n_cited=len(a.cited), pmid_verifiability=rep["pmid_verifiability"], ets=rep["ets"],
@@ -105,7 +110,8 @@ HINTS_BY_KIND = {   # item kind -> what its structured fields say the question a
     "milestone_order": dict(target="onset", form="order")}
 
 def item_hints(item: Item) -> dict:
-    "The parse hints an item's structured fields give: its kind's target and form, its as-of day (not for supersession)."
+    ("The parse hints an item's structured fields give: its kind's target and form, its as-of day (not for "
+     "supersession).")
     h = dict(HINTS_BY_KIND.get(item.kind, {}))
     if item.meta.get("as_of") and item.kind != "superseded_by": h["as_of"] = str(item.meta["as_of"])[:10]
     return h
@@ -114,7 +120,8 @@ def item_hints(item: Item) -> dict:
 def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str = "offline", split: str|None = "report",
         items: dict[str, list[Item]]|None = None, sample: int|None = None, seed: int = 0, params: dict|None = None,
         name: str|None = None, base: Retriever|None = None, progress: bool = True, llm=None) -> pd.DataFrame:
-    "Answer and score every item of `tasks` (default all; `sample`: a seeded subset per task) with every arm (default all); one row per (item, arm)."
+    ("Answer and score every item of `tasks` (default all; `sample`: a seeded subset per task) with every arm (default "
+     "all); one row per (item, arm).")
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     from epigraph.pmids import load_pmid_registry
     tasks = list(tasks or task_names()); arms_ = list(arms_ or arms()); params = dict(params or {})
@@ -142,7 +149,8 @@ def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str 
                                    hints=item_hints(it), **params)
                         row = dict(key=key, task=task, item_id=it.item_id, split=it.split, kind=it.kind, arm=arm,
                                    reader=a.reader,
-                                   choice=a.choice, chosen=a.chosen, gold=it.answer, seconds=round(a.seconds, 4), text=a.text,
+                                   choice=a.choice, chosen=a.chosen, gold=it.answer, seconds=round(a.seconds, 4),
+                                   text=a.text,
                                    cited=a.cited, manifest_rows=len(a.manifest), **score_answer(it, a, registry, names))
                         cache.write(json.dumps(row, default=str) + "\n"); cache.flush()
                         done[key] = row
@@ -170,8 +178,8 @@ def compare(results: pd.DataFrame, metric: str = "correct", reference: str = "pp
             mw = metrics.mann_whitney(ref, x)
             rows.append(dict(task=task, arm=arm, reference=reference, metric=metric, arm_mean=x.mean(),
                              reference_mean=ref.mean(),
-                             difference=ref.mean() - x.mean(), relative_gain=(ref.mean() - x.mean()) / x.mean() if x.mean() else math.nan,
-                             p=mw["p"]))
+                             difference=ref.mean() - x.mean(),
+                             relative_gain=(ref.mean() - x.mean()) / x.mean() if x.mean() else math.nan, p=mw["p"]))
     out = pd.DataFrame(rows)
     if len(out): out["p_bh"] = metrics.bh_adjust(out.p.fillna(1.0).to_numpy())
     return out

@@ -57,21 +57,34 @@ class Predicate:
 
 _ALL = tuple(LAYERS)
 PREDICATES: dict[str, Predicate] = {p.name: p for p in [
-    Predicate("caused_by_gene", "etiology", ("L1", "L2"), ("L3",), "a syndrome or phenotype is caused by variants in a gene"),
-    Predicate("associated_gene", "etiology", ("L1", "L2"), ("L3",), "a syndrome is associated with a gene (weaker than causal)"),
-    Predicate("syndrome_association", "etiology", ("L1",), ("L1",), "two syndromes or diseases are linked (e.g. one evolves into the other)"),
-    Predicate("characterized_by", "diagnostic", ("L1",), ("L2",), "a syndrome shows a feature, EEG pattern or phenotype"),
+    Predicate("caused_by_gene", "etiology", ("L1", "L2"), ("L3",),
+              "a syndrome or phenotype is caused by variants in a gene"),
+    Predicate("associated_gene", "etiology", ("L1", "L2"), ("L3",),
+              "a syndrome is associated with a gene (weaker than causal)"),
+    Predicate("syndrome_association", "etiology", ("L1",), ("L1",),
+              "two syndromes or diseases are linked (e.g. one evolves into the other)"),
+    Predicate("characterized_by", "diagnostic", ("L1",), ("L2",),
+              "a syndrome shows a feature, EEG pattern or phenotype"),
     Predicate("diagnosed_by", "diagnostic", ("L1",), ("L2",), "a syndrome is diagnosed with a test or finding"),
-    Predicate("treated_with", "treatment", ("L1", "L2", "L3"), ("L4",), "a condition or genotype is treated with an intervention"),
-    Predicate("first_line_for", "treatment", ("L4",), ("L1", "L2"), "an intervention is a first-line treatment for a condition"),
-    Predicate("has_outcome", "outcome", ("L1", "L3", "L4"), ("L5", "L2"), "a condition, genotype or treatment leads to an outcome"),
-    Predicate("induces", "outcome", ("L4",), ("L1", "L2", "L5"), "a drug or chemical induces a disease or adverse effect (BC5CDR CID)"),
-    Predicate("contraindicated_with", "contraindication", ("L4",), ("L1", "L2", "L3"), "an intervention should be avoided in a condition or genotype"),
-    Predicate("aggravates", "contraindication", ("L4",), ("L1", "L2"), "an intervention worsens a condition (e.g. seizure aggravation)"),
-    Predicate("gene_drug_interaction", "pharmacogenomic", ("L3",), ("L4",), "a gene variant changes a drug's effect or safety (CPIC)"),
-    Predicate("pharmacogenomic_recommendation", "pharmacogenomic", ("L3",), ("L4",), "a guideline recommends dosing or avoidance by genotype"),
+    Predicate("treated_with", "treatment", ("L1", "L2", "L3"), ("L4",),
+              "a condition or genotype is treated with an intervention"),
+    Predicate("first_line_for", "treatment", ("L4",), ("L1", "L2"),
+              "an intervention is a first-line treatment for a condition"),
+    Predicate("has_outcome", "outcome", ("L1", "L3", "L4"), ("L5", "L2"),
+              "a condition, genotype or treatment leads to an outcome"),
+    Predicate("induces", "outcome", ("L4",), ("L1", "L2", "L5"),
+              "a drug or chemical induces a disease or adverse effect (BC5CDR CID)"),
+    Predicate("contraindicated_with", "contraindication", ("L4",), ("L1", "L2", "L3"),
+              "an intervention should be avoided in a condition or genotype"),
+    Predicate("aggravates", "contraindication", ("L4",), ("L1", "L2"),
+              "an intervention worsens a condition (e.g. seizure aggravation)"),
+    Predicate("gene_drug_interaction", "pharmacogenomic", ("L3",), ("L4",),
+              "a gene variant changes a drug's effect or safety (CPIC)"),
+    Predicate("pharmacogenomic_recommendation", "pharmacogenomic", ("L3",), ("L4",),
+              "a guideline recommends dosing or avoidance by genotype"),
 ]}
 
+# %% ../nbs/01_schema.ipynb #a594f74a
 def relation_family(predicate: str) -> str:
     "The coarse family of a fine predicate."
     if predicate not in PREDICATES:
@@ -125,7 +138,8 @@ def to_curie(prefix: str, local) -> str:
 _MESH_ID = re.compile(r"(?:MESH:)?([A-Z][0-9]+)")
 
 def mesh_curies(raw: str) -> list[str]|None:
-    "CURIEs of a BC5CDR id field: `-1` → [], `D001|D002` → [MESH:D001, MESH:D002], `D001|-1` → [MESH:D001]; malformed → None."
+    ("CURIEs of a BC5CDR id field: `-1` → [], `D001|D002` → [MESH:D001, MESH:D002], `D001|-1` → [MESH:D001]; malformed "
+     "→ None.")
     parts = [p for p in str(raw).split("|") if p != "-1"]
     matches = [_MESH_ID.fullmatch(p) for p in parts]
     return None if not raw or not all(matches) else [f"MESH:{m[1]}" for m in matches]
@@ -144,7 +158,8 @@ class Entity:
 @dataclass
 class Mention:
     "One entity mention in a document: span, text, type, resolved id (or None), how it was resolved."
-    pmid: int|str; start: int; end: int; text: str; type: str; entity_id: str|None; layer: str|None; method: str; score: float
+    pmid: int|str; start: int; end: int; text: str; type: str; entity_id: str|None; layer: str|None; method: str
+    score: float
 
 @dataclass
 class Evidence:
@@ -206,7 +221,10 @@ def validate_mentions(df: pd.DataFrame, resolved_only: bool = False) -> pd.DataF
     _check(df, t, "text", df["text"].map(lambda v: isinstance(v, str) and v != ""), "is not a non-empty string", "pmid")
     ids = df["entity_id"]
     _check(df, t, "entity_id", ids.map(is_curie) | (ids.isna() & (not resolved_only)), "is not a CURIE with a known "
-                                                                                       "prefix" + (" (resolved mentions required)" if resolved_only else " or empty"), "pmid")
+                                                                                       "prefix"
+                                                                                       + (" (resolved mentions "
+                                                                                          "required)" if resolved_only
+                                                                                          else " or empty"), "pmid")
     _check(df, t, "layer", _is_in(df["layer"], LAYERS) | df["layer"].isna(), f"is not one of {list(LAYERS)}", "pmid")
     _check(df, t, "score", pd.to_numeric(df["score"], errors="coerce").between(0, 1),
            "is not a score in [0, 1]", "pmid")
@@ -247,7 +265,8 @@ def validate_triplets(df: pd.DataFrame) -> pd.DataFrame:
     pc = pd.to_numeric(df["paper_count"], errors="coerce")
     _check(df, t, "paper_count", (pc >= 0) & (pc == pc.round()), "is not a non-negative integer", "head")
     _check(df, t, "evidence_ids",
-           df["evidence_ids"].map(lambda v: hasattr(v, "__len__") and not isinstance(v, str) and len(v) > 0), "is not a non-empty list of evidence ids", "head")
+           df["evidence_ids"].map(lambda v: hasattr(v, "__len__") and not isinstance(v, str) and len(v) > 0),
+           "is not a non-empty list of evidence ids", "head")
     _check(df, t, "tier", _is_in(df["tier"], TIERS), f"is not one of {'/'.join(TIERS)}", "head")
     _check(df, t, "low_evidence", df["low_evidence"].map(lambda v: isinstance(v, (bool, np.bool_))),
            "is not a boolean", "head")
@@ -261,7 +280,8 @@ def _pmid_int(pmid) -> int|None:
     if isinstance(pmid, str):
         if not pmid.strip(): return None
         try: pmid = float(pmid)   # "227508" or "227508.0"
-        except ValueError: raise ValueError(f"PMID {pmid!r} is not a number — give an integer PMID or leave it empty") from None
+        except ValueError:
+            raise ValueError(f"PMID {pmid!r} is not a number — give an integer PMID or leave it empty") from None
     if pmid is None or pd.isna(pmid): return None
     if pmid != int(pmid): raise ValueError(f"PMID {pmid!r} is not a whole number")
     return int(pmid) if pmid > 0 else None
@@ -269,7 +289,8 @@ def _pmid_int(pmid) -> int|None:
 INGESTED_PREFIX = "ingest:"   # the evidence source of a document a user ingested: `ingest:<corpus>`
 
 def evidence_key(pmid, source: str, record_id) -> str:
-    "`PMID:<n>` when the evidence has a PMID, else `<source>:<record_id>`, or an ingested document's own `<corpus>:<id>`."
+    ("`PMID:<n>` when the evidence has a PMID, else `<source>:<record_id>`, or an ingested document's own "
+     "`<corpus>:<id>`.")
     n = _pmid_int(pmid)
     if n is not None: return f"PMID:{n}"
     own = isinstance(source, str) and source.startswith(INGESTED_PREFIX)

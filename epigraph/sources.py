@@ -68,19 +68,24 @@ def _is_missing(v) -> bool: return v is None or (isinstance(v, float) and v != v
 
 def pmid_problem(raw: str) -> str|None:
     "Why `raw` is not a PMID (1 to 10 ASCII digits, not zero), or None when it is one."
-    return None if re.fullmatch(r"[0-9]{1,10}", raw) and int(raw) > 0 else f"PMID {raw!r} is not a positive number of at most 10 digits"
+    return (None if re.fullmatch(r"[0-9]{1,10}", raw) and int(raw) > 0
+            else f"PMID {raw!r} is not a positive number of at most 10 digits")
 
 # %% ../nbs/02_sources.ipynb #225e3c42
 def _mention_row(parts: list[str], doc: dict, source: str) -> tuple[dict|None, str|None]:
     "A mention line's row, or why it is rejected."
-    if len(parts) < 6: return None, f"{len(parts)} tab-separated fields, expected at least 6 (PMID start end text type id): line truncated?"
+    if len(parts) < 6:
+        return (None,
+                f"{len(parts)} tab-separated fields, expected at least 6 (PMID start end text type id): line "
+                "truncated?")
     pmid, start, end, text, kind, raw_id = parts[:6]
     if not (re.fullmatch(r"[0-9]{1,9}", start) and re.fullmatch(r"[0-9]{1,9}", end)):
         return None, f"offsets {start!r}-{end!r} are not whole numbers"
     start, end = int(start), int(end)
     if not 0 <= start < end <= len(doc["text"]):
         return None, f"offsets {start}-{end} fall outside the document text (length {len(doc['text'])})"
-    if doc["text"][start:end] != text: return None, f"text[{start}:{end}] is {doc['text'][start:end]!r}, not the mention text {text!r}"
+    if doc["text"][start:end] != text:
+        return None, f"text[{start}:{end}] is {doc['text'][start:end]!r}, not the mention text {text!r}"
     if not re.fullmatch(r"\w+", kind): return None, f"entity type {kind!r} is not a word"
     if (ids := mesh_curies(raw_id)) is None: return None, f"id {raw_id!r} is neither -1 nor MeSH ids joined by |"
     return dict(pmid=doc["pmid"], start=start, end=end, text=text, type=kind, mesh_id=raw_id, mesh_ids=ids,
@@ -208,7 +213,8 @@ def _annotation_lines(tables: dict) -> dict[int, list[str]]:
         lines.setdefault(int(m.pmid), []).append(f"{m.pmid}\t{m.start}\t{m.end}\t" + "\t".join(fields) + extra)
     rel = tables.get("relations", pd.DataFrame(columns=RELATION_COLUMNS))
     for r in rel.itertuples(index=False):
-        fields = [_field(v, r.pmid, "relation field", "\t\n").removeprefix("MESH:") for v in (r.relation, r.chemical, r.disease)]
+        fields = [_field(v, r.pmid, "relation field", "\t\n").removeprefix("MESH:")
+                  for v in (r.relation, r.chemical, r.disease)]
         lines.setdefault(int(r.pmid), []).append(f"{r.pmid}\t" + "\t".join(fields))
     return lines
 
@@ -265,7 +271,8 @@ def _article_element(row: dict) -> ET.Element:
     journal = ET.SubElement(article, "Journal")
     pubdate = ET.SubElement(ET.SubElement(journal, "JournalIssue", CitedMedium="Print"), "PubDate")
     if not _is_missing(row.get("year")): ET.SubElement(pubdate, "Year").text = str(int(row["year"]))
-    if not _is_missing(row.get("journal")): ET.SubElement(journal, "Title").text = _xml_text(row["journal"], pmid, "journal")
+    if not _is_missing(row.get("journal")):
+        ET.SubElement(journal, "Title").text = _xml_text(row["journal"], pmid, "journal")
     ET.SubElement(article, "ArticleTitle").text = _xml_text(row.get("title"), pmid, "title")
     if abstract := _xml_text(row.get("abstract"), pmid, "abstract"):
         ET.SubElement(ET.SubElement(article, "Abstract"), "AbstractText").text = abstract
@@ -286,7 +293,9 @@ def to_pubmed_xml(documents: pd.DataFrame) -> str:
 # %% ../nbs/02_sources.ipynb #66f71e97
 DOCUMENT_COLUMNS = ["pmid", "title", "abstract", "journal", "date", "date_precision", "year", "source"]
 MESH_COLUMNS = ["pmid", "descriptor_ui", "descriptor_name", "major_topic", "source"]
-_MONTHS = {m: i for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1)}
+_MONTHS = {m: i
+           for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+                                  "nov", "dec"], 1)}
 
 def _text_of(el: ET.Element|None) -> str:
     "All text inside an element, nested markup (<i>, <sup>, …) included."
@@ -343,7 +352,8 @@ def _article_record(art: ET.Element, source: str) -> tuple[dict|None, list[dict]
     if why := pmid_problem(raw): return None, [], raw, why
     pmid, article = int(raw), cit.find("Article")
     date, precision, year = pubmed_date(None if article is None else article.find("Journal/JournalIssue/PubDate"))
-    journal = None if article is None else (article.findtext("Journal/Title") or article.findtext("Journal/ISOAbbreviation"))
+    journal = (None if article is None
+               else (article.findtext("Journal/Title") or article.findtext("Journal/ISOAbbreviation")))
     doc = dict(pmid=pmid, title=_text_of(None if article is None else article.find("ArticleTitle")),
                abstract=_abstract_of(article), journal=journal.strip() if journal else None,
                date=date, date_precision=precision, year=year, source=source)
@@ -355,7 +365,8 @@ _ARTICLE_TAGS = {"PubmedArticle", "PubmedBookArticle"}
 class _EfetchStream:
     "Feeds expat events into one small tree per article; remembers where each article began."
     def __init__(self, on_article):
-        self.on_article, self.builder, self.depth, self.start_line, self.pmid, self.root = on_article, None, 0, None, None, None
+        self.on_article, self.builder, self.depth, self.start_line, self.pmid, self.root = (on_article, None, 0,
+                                                                                            None, None, None)
         self.parser = p = expat.ParserCreate()
         p.buffer_text, p.ordered_attributes = True, False
         p.StartElementHandler, p.EndElementHandler, p.CharacterDataHandler = self.start, self.end, self.data
@@ -363,7 +374,8 @@ class _EfetchStream:
     def start(self, tag, attrs):
         if self.root is None: self.root = tag
         if self.builder is None and tag in _ARTICLE_TAGS:
-            self.builder, self.depth, self.start_line, self.pmid = ET.TreeBuilder(), 0, self.parser.CurrentLineNumber, None
+            self.builder, self.depth, self.start_line, self.pmid = (ET.TreeBuilder(), 0,
+                                                                    self.parser.CurrentLineNumber, None)
         if self.builder is not None: self.depth += 1; self.builder.start(tag, attrs)
 
     def end(self, tag):
@@ -430,7 +442,8 @@ ITEM_COLUMNS = ["pmid", "question", "contexts", "labels", "meshes", "year", "yea
 
 def _key_lines(text: str) -> dict[str, int]:
     "Line of each top-level key in a pretty-printed JSON object (for the rejects; best effort)."
-    return {m[1]: text.count("\n", 0, m.start()) + 1 for m in re.finditer(r'^\s{0,8}"([^"\n]*)":\s*\{', text, flags=re.M)}
+    return {m[1]: text.count("\n", 0, m.start()) + 1
+            for m in re.finditer(r'^\s{0,8}"([^"\n]*)":\s*\{', text, flags=re.M)}
 
 def _is_texts(v) -> bool: return isinstance(v, list) and all(isinstance(s, str) for s in v)
 
@@ -441,8 +454,10 @@ def _item_problem(pmid: str, item) -> str|None:
     if not isinstance(item.get("QUESTION"), str) or not item["QUESTION"].strip(): return "no QUESTION"
     if not (_is_texts(item.get("CONTEXTS")) and _is_texts(item.get("LABELS")) and _is_texts(item.get("MESHES", []))):
         return "CONTEXTS, LABELS or MESHES is not a list of strings"
-    if len(item["CONTEXTS"]) != len(item["LABELS"]): return f"{len(item['CONTEXTS'])} contexts but {len(item['LABELS'])} labels"
-    if item.get("final_decision") not in ("yes", "no", "maybe"): return f"final_decision {item.get('final_decision')!r} is not yes/no/maybe"
+    if len(item["CONTEXTS"]) != len(item["LABELS"]):
+        return f"{len(item['CONTEXTS'])} contexts but {len(item['LABELS'])} labels"
+    if item.get("final_decision") not in ("yes", "no", "maybe"):
+        return f"final_decision {item.get('final_decision')!r} is not yes/no/maybe"
     y = item.get("YEAR")
     if y is not None and not re.fullmatch(r"[0-9]{4}", str(y)): return f"YEAR {y!r} is not a year"
     return None
@@ -453,7 +468,8 @@ def _item_row(pmid: str, item: dict, test_pmids: set, source: str) -> dict:
                 meshes=item.get("MESHES", []), year=None if item.get("YEAR") is None else int(item["YEAR"]),
                 year_is_estimated=item.get("YEAR") is None, final_decision=item["final_decision"],
                 long_answer=item.get("LONG_ANSWER"), reasoning_required_pred=item.get("reasoning_required_pred"),
-                reasoning_free_pred=item.get("reasoning_free_pred"), split="test" if pmid in test_pmids else "train_dev", source=source)
+                reasoning_free_pred=item.get("reasoning_free_pred"),
+                split="test" if pmid in test_pmids else "train_dev", source=source)
 
 def _json_pairs(path: Path, what: str) -> tuple[list, str]:
     "Top-level (key, value) pairs of a JSON object, keeping repeated keys; one-line error if it is not JSON."
@@ -495,7 +511,8 @@ EPILEPSY_PATTERN = re.compile(
     r"|\binfantile spasms?\b|\bLennox-Gastaut\b|\bDravet\b|\bWest syndrome\b", re.IGNORECASE)
 
 def is_epilepsy_text(text) -> bool:
-    "True when `text` names epilepsy, seizures, convulsions, (anti)epileptic or (anti)convulsant drugs, ictal states or an epilepsy syndrome."
+    ("True when `text` names epilepsy, seizures, convulsions, (anti)epileptic or (anti)convulsant drugs, ictal states "
+     "or an epilepsy syndrome.")
     return isinstance(text, str) and EPILEPSY_PATTERN.search(text) is not None
 
 # %% ../nbs/02_sources.ipynb #962c1c04

@@ -63,7 +63,8 @@ def read_manifest(folder) -> dict:
     if not path.exists(): raise FileNotFoundError(f"{folder}: no manifest.json — build the graph with save_kg first")
     try: m = json.loads(path.read_text(encoding="utf-8"))
     except ValueError:
-        raise ValueError(f"{path} is not valid JSON — the saved graph is damaged; rebuild it (epigraph build)") from None
+        raise ValueError(
+            f"{path} is not valid JSON — the saved graph is damaged; rebuild it (epigraph build)") from None
     if not isinstance(m, dict) or not isinstance(m.get("tables"), dict) or not all(
             isinstance(m["tables"].get(t), dict) and "file_sha256" in m["tables"][t] for t in KG_TABLES):
         raise ValueError(f"{path} does not list the hashes of the tables {', '.join(KG_TABLES)} — rebuild the graph")
@@ -118,11 +119,14 @@ def _write_tables(kg: KG, folder: Path, extra: dict, tables: dict|None = None) -
     for name in KG_TABLES:
         df = getattr(kg, name)
         manifest["tables"][name] = _write_table(df, folder/f"{name}.parquet", df.content_hash)
-    if tables: manifest["extra_tables"] = {n: _write_table(df, folder/f"{n}.parquet", row_hashes(df)) for n, df in tables.items()}
+    if tables:
+        manifest["extra_tables"] = {n: _write_table(df, folder/f"{n}.parquet", row_hashes(df))
+                                    for n, df in tables.items()}
     (folder/"manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
 def save_kg(kg: KG, folder, extra: dict|None = None, tables: dict|None = None) -> Path:
-    "Write the KG (Parquet + `manifest.json` with `extra` fields; `tables` beside it) into a new folder, then swap it in."
+    ("Write the KG (Parquet + `manifest.json` with `extra` fields; `tables` beside it) into a new folder, then swap it "
+     "in.")
     folder = check_graph_folder(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     _recover_swap(folder); _remove_abandoned(folder)
@@ -137,7 +141,8 @@ def save_kg(kg: KG, folder, extra: dict|None = None, tables: dict|None = None) -
 # %% ../nbs/08a_store.ipynb #2d37081b
 def _lists(df: pd.DataFrame) -> pd.DataFrame:
     for c in df.columns:
-        if df[c].dtype == object and len(df) and isinstance(df[c].dropna().iloc[0] if df[c].notna().any() else None, np.ndarray):
+        if df[c].dtype == object and len(df) and isinstance(df[c].dropna().iloc[0] if df[c].notna().any() else None,
+                                                            np.ndarray):
             df[c] = [v.tolist() if isinstance(v, np.ndarray) else v for v in df[c]]
     return df
 
@@ -201,8 +206,10 @@ def export_neo4j(kg: KG, folder) -> list[Path]:
                           "synonyms:string[]": e.synonyms.map(lambda s: ";".join(s)), "source": e.source,
                           ":LABEL": "Entity;" + e.type.map(lambda x: x.capitalize())})
     rels = pd.DataFrame({":START_ID": t["head"], ":END_ID": t["tail"], ":TYPE": t.predicate.map(_label),
-                         "triplet_id": t.triplet_id, "family": t.family, "tier": t.tier, "paper_count:int": t.paper_count,
-                         "pmids:long[]": t.pmids.map(lambda p: ";".join(map(str, p))), "low_evidence:boolean": t.low_evidence,
+                         "triplet_id": t.triplet_id, "family": t.family, "tier": t.tier,
+                         "paper_count:int": t.paper_count,
+                         "pmids:long[]": t.pmids.map(lambda p: ";".join(map(str, p))),
+                         "low_evidence:boolean": t.low_evidence,
                          "evidence_ids:string[]": t.evidence_ids.map(lambda s: ";".join(s))})
     ev = kg.evidence[["evidence_id", "triplet_id", "doc_id", "pmid", "quote", "extractor", "date", "source"]]
     paths = [folder/"nodes.csv", folder/"relationships.csv", folder/"evidence.csv"]

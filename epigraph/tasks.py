@@ -34,10 +34,11 @@ def build_pubmedqa(seed: int = 0, epilepsy_only: bool = True) -> list[Item]:
     if epilepsy_only: it = it[it.pmid.isin(epilepsy_subset(qa))]
     out = []
     for r in it.sort_values("pmid").itertuples(index=False):
-        out.append(Item(task="t1_pubmedqa", item_id=f"t1_pubmedqa:{r.pmid}", question=r.question, options=list(YES_NO_MAYBE),
-                        option_ids=[None] * 3, answer=r.final_decision, answer_index=YES_NO_MAYBE.index(r.final_decision),
-                        gold_evidence=[f"PMID:{r.pmid}"], kind="yes_no_maybe",
-                        provenance=dict(source="pubmedqa", record_id=str(r.pmid), pubmedqa_split=r.split, year=int(r.year)),
+        out.append(Item(task="t1_pubmedqa", item_id=f"t1_pubmedqa:{r.pmid}", question=r.question,
+                        options=list(YES_NO_MAYBE), option_ids=[None] * 3, answer=r.final_decision,
+                        answer_index=YES_NO_MAYBE.index(r.final_decision), gold_evidence=[f"PMID:{r.pmid}"],
+                        kind="yes_no_maybe", provenance=dict(source="pubmedqa", record_id=str(r.pmid),
+                                                             pubmedqa_split=r.split, year=int(r.year)),
                         meta=dict(group=f"pubmedqa|{r.pmid}", contexts=list(r.contexts), long_answer=r.long_answer)))
     return out
 
@@ -124,15 +125,17 @@ def syndrome_treatment_items(kg, seed, n, variants: int = 2) -> list[Item]:
     asm_ids = set(antiseizure_drugs(kg).entity_id.dropna())
     fl = t[(t.predicate == "first_line_for") & t.tier.isin(CURATED_TIERS) & t["head"].isin(asm_ids)]
     harm = t[t.predicate.isin(["aggravates", "contraindicated_with"])]
-    helps_other = pd.concat([t[t.predicate == "treated_with"][["tail", "head"]].set_axis(["drug", "condition"], axis=1),
-                             t[t.predicate == "first_line_for"][["head", "tail"]].set_axis(["drug", "condition"], axis=1)])
+    helps_other = pd.concat([
+        t[t.predicate == "treated_with"][["tail", "head"]].set_axis(["drug", "condition"], axis=1),
+        t[t.predicate == "first_line_for"][["head", "tail"]].set_axis(["drug", "condition"], axis=1)])
     out = []
     for r in fl.sort_values(["tail", "head"]).itertuples():
         s, drug = r.tail, r.head
         linked = set(t[(t["head"] == s) | (t["tail"] == s)][["head", "tail"]].values.ravel())
         harmful = sorted(set(harm[harm["tail"] == s]["head"]))
         others = helps_other[(helps_other.condition != s) & ~helps_other.drug.isin(asm_ids | linked)]
-        others = others[~others.condition.map(lambda c: bool(re.search(r"epilep|seizure|convuls|spasm", str(E.name.get(c, "")), re.I)))]
+        others = others[~others.condition.map(lambda c: bool(re.search(r"epilep|seizure|convuls|spasm",
+                                                                       str(E.name.get(c, "")), re.I)))]
         for v in range(variants):
             rng = item_rng(seed, "syndrome_treatment", s, drug, v)
             k = min(len(harmful), int(rng.integers(1, 3))) if harmful else 0
@@ -162,13 +165,16 @@ def drug_event_items(kg, seed, n) -> list[Item]:
         d = pick(rng, pool - by_drug[drug] - {drug}, 3)
         if not d: continue
         used.add(drug)
-        out.append(_graph_mc_item(kg, "drug_event", drug, gold, d, f"Which of these adverse events can {E.name[drug]} induce?", rng,
-                                  meta=dict(closed_world="distractors are events the corpus never annotates as induced by this drug")))
+        out.append(_graph_mc_item(kg, "drug_event", drug, gold, d,
+                                  f"Which of these adverse events can {E.name[drug]} induce?", rng,
+                                  meta=dict(closed_world="distractors are events the corpus never annotates as induced "
+                                                         "by this drug")))
         if len(out) == n: break
     return out
 
 def build_graph_mc(seed: int = 0, n_per_kind: int = 40, kg=None) -> list[Item]:
-    "4-option items from graph facts (gene→disease, disease→phenotype, syndrome→treatment, drug→event), gold edges in `held_out`."
+    ("4-option items from graph facts (gene→disease, disease→phenotype, syndrome→treatment, drug→event), gold edges in "
+     "`held_out`.")
     kg = kg or bench_kg()
     return (gene_disease_items(kg, seed, n_per_kind) + disease_phenotype_items(kg, seed, n_per_kind)
             + syndrome_treatment_items(kg, seed, n_per_kind) + drug_event_items(kg, seed, n_per_kind))
@@ -179,7 +185,8 @@ def _rule_edges(kg) -> pd.DataFrame:
     t = visible_triplets(kg)
     r = t[t.sources.map(lambda s: "guideline-rules" in s) & t.tier.isin(CURATED_TIERS)]
     drug, cond = drug_and_condition(r)
-    return pd.DataFrame(dict(drug=drug, predicate=r.predicate.to_numpy(), condition=cond, triplet_id=r.triplet_id.to_numpy()))
+    return pd.DataFrame(dict(drug=drug, predicate=r.predicate.to_numpy(), condition=cond,
+                             triplet_id=r.triplet_id.to_numpy()))
 
 def _asm_pool(kg) -> list[str]:
     a = antiseizure_drugs(kg)
@@ -199,7 +206,8 @@ def named_for(kg) -> dict[str, set[str]]:
     "Syndrome → ASMs a guideline rule names for it: the first-line or add-on drug and any ASM its statement names."
     a = antiseizure_drugs(kg); a = a[a.entity_id.notna()]
     names = {n: i for n, i in zip(a.name, a.entity_id)}
-    names.update({alias.lower(): names[target.lower()] for alias, target, *_ in CURATED_ALIASES if target.lower() in names and len(alias) > 3})
+    names.update({alias.lower(): names[target.lower()] for alias, target, *_ in CURATED_ALIASES
+                  if target.lower() in names and len(alias) > 3})
     ev = kg.evidence[kg.evidence.source == "guideline-rules"]
     t = visible_triplets(kg).set_index("triplet_id")
     ev = ev[ev.triplet_id.isin(t.index)]
@@ -208,14 +216,16 @@ def named_for(kg) -> dict[str, set[str]]:
     for rec, pred, drug, syndrome in zip(ev.record_id, r.predicate, *drug_and_condition(r)):
         if pred not in NAMED_FOR: continue
         text = GUIDELINE_RULES.statement.iloc[int(rec.split(":")[1]) - 1].lower()
-        out.setdefault(syndrome, set()).update({drug} | {i for n, i in names.items() if re.search(rf"\b{re.escape(n)}\b", text)})
+        out.setdefault(syndrome, set()).update({drug} | {i for n, i in names.items()
+                                                         if re.search(rf"\b{re.escape(n)}\b", text)})
     return out
 
 # %% ../nbs/13c_tasks.ipynb #d19c8198
 def genotype_avoid_items(kg, seed, variants: int = 3) -> list[Item]:
     rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
     E = kg.entities.set_index("entity_id")
-    geno = rules[(rules.predicate == "contraindicated_with") & rules.condition.map(lambda c: E.type.get(c) == "variant")]
+    geno = rules[(rules.predicate == "contraindicated_with")
+                 & rules.condition.map(lambda c: E.type.get(c) == "variant")]
     out = []
     for r in geno.sort_values(["condition", "drug"]).itertuples():
         bad = set(geno[geno.condition == r.condition].drug)
@@ -255,8 +265,8 @@ def chain_items(kg, seed, kind: str) -> list[Item]:
                 neutral = [p for p in pool if p not in good | bad]
                 k = min(len(bad), max(3 - len(neutral), int(rng.integers(1, 3))))
                 d = pick(rng, bad, k) + pick(rng, neutral, 3 - k)
-                q = (f"A patient with a pathogenic {E.name[sg.gene]} variant has {E.name[sg.syndrome]}. Which of these antiseizure medications "
-                     f"does the guideline name for {E.name[sg.syndrome]}?")
+                q = (f"A patient with a pathogenic {E.name[sg.gene]} variant has {E.name[sg.syndrome]}. Which of these "
+                     f"antiseizure medications does the guideline name for {E.name[sg.syndrome]}?")
             if len(d) < 3: continue
             keys = triplet_keys(kg, [sg.triplet_id, r.triplet_id])
             out.append(choice_item("t3_precision", kind, (sg.gene, sg.syndrome, r.drug), q, r.drug, d, label, rng, keys,
@@ -330,8 +340,8 @@ def build_constraints(seed: int = 0, kg=None) -> list[Item]:
                     if len(d) < 3: continue
                     g_tid = helps[(helps.condition == s) & (helps.drug == gold)].triplet_id.iloc[0]
                     safety = harms[harms.condition.isin(conds) & harms.drug.isin(d)].triplet_id.tolist()
-                    q = (f"{ptext} has {E.name[s]}{gtext}. Which of these antiseizure medications does the guideline name for "
-                         f"{E.name[s]} that is not advised against for this patient?")
+                    q = (f"{ptext} has {E.name[s]}{gtext}. Which of these antiseizure medications does the guideline "
+                         f"name for {E.name[s]} that is not advised against for this patient?")
                     out.append(choice_item("t4_constraints", "recommend", (s, pkey, gid, gold), q, gold, d, label, rng,
                                            triplet_keys(kg, [g_tid]), _rule_provenance(kg, g_tid),
                                            dict(group=f"t4|{s}|{pkey}|{gid}", constraints=dict(syndrome=s, patient=pkey,
@@ -370,10 +380,10 @@ def build_drug_induced(seed: int = 0, max_cites: int = 3, kg=None) -> list[Item]
         cites = pmids[:max_cites]
         tids = sorted(t[(t.predicate == "induces") & (t["head"] == chem) & t["tail"].isin(seiz)].triplet_id)
         out.append(Item(task="drug_induced", item_id=f"drug_induced:{chem}", kind="yes_no",
-                        question=f"Do the PubMed abstracts that mention {names[chem]} together with seizures report that it causes "
-                                 f"seizures? Answer yes or no and cite the abstracts.",
-                        options=["yes", "no"], option_ids=[None, None], answer=ans, answer_index=["yes", "no"].index(ans),
-                        gold_evidence=[f"PMID:{p}" for p in cites],
+                        question=f"Do the PubMed abstracts that mention {names[chem]} together with seizures report "
+                                 f"that it causes seizures? Answer yes or no and cite the abstracts.",
+                        options=["yes", "no"], option_ids=[None, None], answer=ans,
+                        answer_index=["yes", "no"].index(ans), gold_evidence=[f"PMID:{p}" for p in cites],
                         provenance=dict(source="bc5cdr-train", record_id=f"PMID:{cites[0]}", pmids=pmids, chemical=chem),
                         meta=dict(group=f"drug_induced|{chem}", chemical=chem, triplet_ids=tids,
                                   closed_world=None if ans == "yes" else "no CID to a seizure disease in any BC5CDR abstract")))

@@ -25,7 +25,8 @@ def year_calibration(registry: PMIDRegistry|None = None) -> pd.DataFrame:
     "Stated (PMID, year) pairs of the registry's sources (PubMedQA, CPIC publications), sorted by PMID."
     t = (registry or load_pmid_registry()).table.reset_index(drop=True)
     known = t[t.year.notna() & ~t.year_is_estimated.astype(bool)]
-    return known[["pmid", "year", "sources"]].astype({"pmid": "int64", "year": "int64"}).sort_values("pmid").reset_index(drop=True)
+    return (known[["pmid", "year", "sources"]].astype({"pmid": "int64", "year": "int64"}).sort_values("pmid")
+            .reset_index(drop=True))
 
 def monotone_fit(values) -> np.ndarray:
     "Non-decreasing least-squares fit of a sequence (pool-adjacent-violators, equal weights)."
@@ -96,7 +97,8 @@ def publication_years(pmids, registry: PMIDRegistry|None = None, model: YearMode
     stated = _stated_years(registry).reindex(p)
     est = model.predict(p) if len(p) else np.array([], dtype=int)
     return pd.DataFrame(dict(pmid=p, year=np.where(stated.notna(), stated.fillna(0).to_numpy(), est).astype(int),
-                             is_estimated=stated.isna().to_numpy(), in_range=stated.notna().to_numpy() | model.in_range(p)))
+                             is_estimated=stated.isna().to_numpy(),
+                             in_range=stated.notna().to_numpy() | model.in_range(p)))
 
 def cpic_publication_months(cpic=None) -> pd.Series:
     "Publication date (first of the month) of each CPIC publication, by PMID."
@@ -111,7 +113,8 @@ def reference_year(detail) -> int|None:
     return min(int(y) for y in years) if years else None
 
 # %% ../nbs/09_temporal.ipynb #43af6250
-def date_evidence_table(evidence: pd.DataFrame, registry: PMIDRegistry|None = None, model: YearModel|None = None) -> pd.DataFrame:
+def date_evidence_table(evidence: pd.DataFrame, registry: PMIDRegistry|None = None,
+                        model: YearModel|None = None) -> pd.DataFrame:
     "The evidence table with publication years for its PMIDs and every missing date filled from them (real dates win)."
     ev = evidence.copy()
     for c, default in (("date_is_estimated", False), ("date_precision", None)):
@@ -230,7 +233,8 @@ def date_summary(kg) -> pd.DataFrame:
     ev = _table(kg, "evidence").assign(_d=lambda d: pd.to_datetime(d["date"], errors="coerce"))
     g = ev.groupby("source")
     return pd.DataFrame(dict(rows=g.size(), dated=g._d.count(), estimated=g.date_is_estimated.sum(),
-                             earliest=g._d.min().dt.strftime("%Y-%m-%d"), latest=g._d.max().dt.strftime("%Y-%m-%d"))).reset_index()
+                             earliest=g._d.min().dt.strftime("%Y-%m-%d"),
+                             latest=g._d.max().dt.strftime("%Y-%m-%d"))).reset_index()
 
 
 # %% ../nbs/09_temporal.ipynb #f119481e
@@ -246,26 +250,30 @@ def _guideline_drugs(cpic) -> dict[int, list[tuple[str, pd.Timestamp|None]]]:
     return out
 
 def guideline_versions(cpic=None) -> pd.DataFrame:
-    "One row per CPIC guideline paper: guideline, PMID, valid_from, valid_until (exclusive), supersedes, superseded_by, drugs."
+    ("One row per CPIC guideline paper: guideline, PMID, valid_from, valid_until (exclusive), supersedes, "
+     "superseded_by, drugs.")
     cpic = cpic or load_cpic()
-    pubs = cpic["publications"].dropna(subset=["guideline_id", "pmid"]).sort_values(["guideline_id", "publication_date", "pmid"])
+    pubs = (cpic["publications"].dropna(subset=["guideline_id", "pmid"])
+            .sort_values(["guideline_id", "publication_date", "pmid"]))
     names, drugs = cpic["guidelines"].set_index("guideline_id").name, _guideline_drugs(cpic)
     rows = []
     for gid, grp in pubs.groupby("guideline_id"):
         grp = grp.reset_index(drop=True)
         for i, p in grp.iterrows():
             nxt, prev = (grp.iloc[i+1] if i + 1 < len(grp) else None), (grp.iloc[i-1] if i > 0 else None)
-            covered = sorted({d for d, since in drugs.get(int(gid), []) if since is None or since <= p.publication_date})
+            covered = sorted({d for d, since in drugs.get(int(gid), [])
+                              if since is None or since <= p.publication_date})
             rows.append(dict(guideline_id=int(gid), guideline=names[gid], version=i + 1,
                              pmid=int(p.pmid), title=p.title,
                 valid_from=p.publication_date, valid_from_precision=p.date_precision,
                 valid_until=None if nxt is None else nxt.publication_date,
-                supersedes=None if prev is None else int(prev.pmid), superseded_by=None if nxt is None else int(nxt.pmid),
-                drugs=covered, source=p.source, line=p.line))
+                supersedes=None if prev is None else int(prev.pmid),
+                superseded_by=None if nxt is None else int(nxt.pmid), drugs=covered, source=p.source, line=p.line))
     out = pd.DataFrame(rows)
     out["valid_until"] = pd.to_datetime(out.valid_until)
     return out.astype({"supersedes": "Int64", "superseded_by": "Int64"})
 
+# %% ../nbs/09_temporal.ipynb #50e2096e
 def guideline_in_force(versions: pd.DataFrame, date, guideline: str|None = None, drug: str|None = None) -> pd.DataFrame:
     "The guideline versions in force on `date` (optionally for one guideline name or one drug)."
     d = pd.Timestamp(date)
@@ -307,7 +315,9 @@ def genes_as_of(date, intervals: pd.DataFrame|None = None) -> pd.DataFrame:
     "The Genes4Epilepsy genes listed on `date` (the newest release on or before it); empty before the first."
     iv = gene_intervals() if intervals is None else intervals
     d = pd.Timestamp(date)
-    return iv[(iv.valid_from <= d) & (iv.valid_until.isna() | (d < iv.valid_until))][["hgnc_id", "symbol", "first_release"]].reset_index(drop=True)
+    return iv[(iv.valid_from <= d)
+              & (iv.valid_until.isna() | (d < iv.valid_until))][["hgnc_id", "symbol",
+                                                                 "first_release"]].reset_index(drop=True)
 
 # %% ../nbs/09_temporal.ipynb #aed2e9e8
 def release_diffs(g4e=None) -> pd.DataFrame:
@@ -346,8 +356,8 @@ def onset_anchor_table(phenotypes: pd.DataFrame) -> pd.DataFrame:
         s, e = a.days_from_birth() if a else (None, None)
         rows.append(dict(hpo_id=t.id, name=t.name, resolved=a is not None, iso=a and a.iso, start=a and a.start,
                          end=a and a.end,
-                         reference=a and a.reference, precision=a and a.precision, from_birth_start_days=s, from_birth_end_days=e,
-                         quote=a and a.quote, definition=t.definition))
+                         reference=a and a.reference, precision=a and a.precision, from_birth_start_days=s,
+                         from_birth_end_days=e, quote=a and a.quote, definition=t.definition))
     return pd.DataFrame(rows)
 
 # %% ../nbs/09_temporal.ipynb #b32f2b34
@@ -360,7 +370,8 @@ def onset_annotations(hpo=None, anchors: pd.DataFrame|None = None) -> pd.DataFra
     dis = dp[dp.hpo_id.isin(onset_ids)].assign(kind="disease onset", onset_id=lambda d: d.hpo_id)
     out = pd.concat([ph, dis], ignore_index=True)[["kind", "disease_id", "hpo_id", "onset_id", "negated", "evidence",
                                                    "pmids", "line"]]
-    return out.merge(anchors[["hpo_id", "name", "resolved", "iso", "reference", "from_birth_start_days", "from_birth_end_days"]]
+    return out.merge(anchors[["hpo_id", "name", "resolved", "iso", "reference", "from_birth_start_days",
+                              "from_birth_end_days"]]
                      .rename(columns={"hpo_id": "onset_id", "name": "onset_name"}), on="onset_id", how="left") \
               .assign(resolved=lambda d: d.resolved.fillna(False).astype(bool))
 
@@ -389,10 +400,12 @@ def _window(rows: pd.DataFrame, basis: str) -> dict:
                 overlapping=bool(s.max() <= lo_end.min()))
 
 def onset_windows(hpo=None, annotations: pd.DataFrame|None = None) -> pd.DataFrame:
-    "One row per disease with an onset: the union window of its onset anchors (disease-level first, else phenotype-level)."
+    ("One row per disease with an onset: the union window of its onset anchors (disease-level first, else "
+     "phenotype-level).")
     hpo = hpo or load_hpo()
     ann = onset_annotations(hpo) if annotations is None else annotations
-    anchors = onset_anchor_table(hpo["phenotypes"])[["hpo_id", "start", "end", "reference"]].rename(columns={"hpo_id": "onset_id"})
+    anchors = onset_anchor_table(hpo["phenotypes"])[["hpo_id", "start", "end",
+                                                     "reference"]].rename(columns={"hpo_id": "onset_id"})
     ann = ann[ann.resolved & ~ann.negated & ann.from_birth_start_days.notna()]
     ann = ann.drop(columns=[c for c in ("start", "end", "reference") if c in ann.columns]).merge(anchors, on="onset_id")
     rows = []
@@ -421,7 +434,8 @@ def anchor_triplets(kg, phenotypes: pd.DataFrame|None = None):
     hpo_ev = ev[ev.source == "hpo"]
     links = pd.DataFrame(dict(triplet_id=hpo_ev.triplet_id, onset_id=[_onset_of(d) for d in hpo_ev.detail])).dropna()
     as_tail = tr[(tr.predicate == "characterized_by") & tr["tail"].isin(known)]
-    links = pd.concat([links, pd.DataFrame(dict(triplet_id=as_tail.triplet_id, onset_id=as_tail["tail"]))]).drop_duplicates()
+    links = (pd.concat([links, pd.DataFrame(dict(triplet_id=as_tail.triplet_id, onset_id=as_tail["tail"]))])
+             .drop_duplicates())
     terms = links[links.onset_id.isin(known)].groupby("triplet_id").onset_id.agg(lambda s: tuple(sorted(s)))
     by_id = anchors.set_index("onset_id", drop=False)
     window = {ids: _window(by_id.loc[list(ids)], "onset")["window"] for ids in set(terms)}   # few distinct sets

@@ -37,10 +37,12 @@ def document_graphs(kg) -> pd.DataFrame:
     t = kg.triplets
     ev = getattr(kg, "evidence", None)
     if ev is None or not len(ev):
-        rows = [(f"PMID:{int(p)}", tid, f"PMID:{int(p)}") for tid, ps in zip(t.triplet_id, t.pmids) for p in (ps if isinstance(ps, (list, tuple, np.ndarray)) else [])]
+        rows = [(f"PMID:{int(p)}", tid, f"PMID:{int(p)}") for tid, ps in zip(t.triplet_id, t.pmids)
+                for p in (ps if isinstance(ps, (list, tuple, np.ndarray)) else [])]
         no_pmid = [not isinstance(ps, (list, tuple, np.ndarray)) or len(ps) == 0 for ps in t.pmids]
         rows += [(f"graph:{h}", tid, f"graph:{tid}") for tid, h in zip(t.triplet_id[no_pmid], t["head"][no_pmid])]
-        return pd.DataFrame(rows, columns=DOC_COLUMNS).drop_duplicates(["doc", "triplet_id"]).sort_values(DOC_COLUMNS, ignore_index=True)
+        return (pd.DataFrame(rows, columns=DOC_COLUMNS).drop_duplicates(["doc", "triplet_id"])
+                .sort_values(DOC_COLUMNS, ignore_index=True))
     e = ev.join(t.set_index("triplet_id")[["head"]], on="triplet_id")
     src = e["source"].astype(str)
     doc = e["doc_id"].astype(str).copy()
@@ -48,9 +50,11 @@ def document_graphs(kg) -> pd.DataFrame:
     doc[src == "genes4epilepsy"] = "genes4epilepsy:" + e["head"][src == "genes4epilepsy"].astype(str)
     doc[src.str.startswith("cpic")] = "cpic:" + e["head"][src.str.startswith("cpic")].astype(str)
     rule = src == "guideline-rules"
-    doc[rule] = "guideline:" + e.loc[rule, "detail"].map(_reference).where(lambda r: r != "", e.loc[rule, "doc_id"].astype(str))
+    doc[rule] = "guideline:" + e.loc[rule, "detail"].map(_reference).where(lambda r: r != "",
+                                                                           e.loc[rule, "doc_id"].astype(str))
     gd = src == "guidance"                       # the guidance file's rows: one document per guideline edition
-    doc[gd] = "guidance:" + e.loc[gd, "detail"].map(_reference).where(lambda r: r != "", e.loc[gd, "doc_id"].astype(str))
+    doc[gd] = "guidance:" + e.loc[gd, "detail"].map(_reference).where(lambda r: r != "",
+                                                                      e.loc[gd, "doc_id"].astype(str))
     out = pd.DataFrame(dict(doc=doc, triplet_id=e["triplet_id"].astype(str), key=evidence_keys(e)))
     return out.sort_values(DOC_COLUMNS).drop_duplicates(["doc", "triplet_id"]).reset_index(drop=True)
 
@@ -66,7 +70,8 @@ def entity_tags(kg, gi: GraphIndex) -> tuple[np.ndarray, np.ndarray]:
     cat = "cat:" + layer.map(CATEGORY).fillna("Other")
     return cat.to_numpy(object), ("type:" + typ.fillna("unknown").astype(str)).to_numpy(object)
 
-def leaf_tag_matrix(docs: pd.DataFrame, gi: GraphIndex, cat: np.ndarray, typ: np.ndarray) -> tuple[list[str], list[str], sp.csr_matrix]:
+def leaf_tag_matrix(docs: pd.DataFrame, gi: GraphIndex, cat: np.ndarray, typ: np.ndarray) -> tuple[list[str], list[str],
+                                                                                                   sp.csr_matrix]:
     "Document names, tag vocabulary (sorted) and the document × tag count matrix."
     r = pd.Index(gi.triplet_id).get_indexer(docs.triplet_id.astype(str))
     d, r = docs[r >= 0], r[r >= 0]                                   # triplets the index holds (not suppressed)
@@ -91,7 +96,8 @@ def _unit_rows(m: sp.csr_matrix) -> sp.csr_matrix:
     return (sp.diags(np.divide(1.0, n, out=np.zeros_like(n), where=n > 0)) @ m).tocsr()
 
 def _round_pairs(u: sp.csr_matrix, partners: int = PARTNERS, block: int = 256, bins: int = 10_000):
-    "Histogram of all pair similarities (i < j), and each row's nearest partners as arrays (sim, i, j), i < j, best first."
+    ("Histogram of all pair similarities (i < j), and each row's nearest partners as arrays (sim, i, j), i < j, best "
+     "first.")
     n = u.shape[0]; hist = np.zeros(bins + 1, np.int64); found = []
     ut, k = u.T.tocsr(), min(partners, n - 1)
     for a in range(0, n, block):
@@ -121,7 +127,8 @@ def _percentile(hist: np.ndarray, share_above: float) -> float:
 # %% ../nbs/11a_uretrieval.ipynb #d764a7bc
 def build_tag_tree(C: sp.csr_matrix, threshold: float = MERGE_THRESHOLD, top_share: float = TOP_SHARE,
                    max_layers: int = MAX_LAYERS, partners: int = PARTNERS) -> pd.DataFrame:
-    "The agglomerative tag tree over the rows of C: a table of nodes (node, level, parent, children, leaves, round threshold)."
+    ("The agglomerative tag tree over the rows of C: a table of nodes (node, level, parent, children, leaves, round "
+     "threshold).")
     n = C.shape[0]
     parent, level, cut = list(range(n)), [0] * n, [np.nan] * n      # parent[i] == i: not yet merged
     current, counts = list(range(n)), [C[i] for i in range(n)]
@@ -166,7 +173,8 @@ def cached_tag_tree(names: list[str], vocab: list[str], C: sp.csr_matrix, folder
                     rebuild: bool = False,
                     **params) -> tuple[pd.DataFrame, str]:
     "The tag tree for these document graphs, from `build_dir/uretrieval/<key>.parquet` or built (and saved) now."
-    params = dict(dict(threshold=MERGE_THRESHOLD, top_share=TOP_SHARE, max_layers=MAX_LAYERS, partners=PARTNERS), **params)
+    params = dict(dict(threshold=MERGE_THRESHOLD, top_share=TOP_SHARE, max_layers=MAX_LAYERS,
+                       partners=PARTNERS), **params)
     key = tree_key(names, vocab, C, **params)
     path = Path(folder or get_settings().build_dir/"uretrieval")/f"tree_{key}.parquet"
     if path.exists() and not rebuild: return pd.read_parquet(path).assign(children=lambda t: t.children.map(list)), key
@@ -229,7 +237,9 @@ def ancestors(self: UIndex, node: int) -> list[int]:
     return out
 
 @patch
-def __repr__(self: UIndex): return f"UIndex({len(self.names):,} document graphs, {len(self.vocab):,} tags, {len(self.tree):,} tree nodes, tree {self.key})"
+def __repr__(self: UIndex):
+    return (f"UIndex({len(self.names):,} document graphs, {len(self.vocab):,} tags, {len(self.tree):,} tree nodes, "
+            f"tree {self.key})")
 
 # %% ../nbs/11a_uretrieval.ipynb #35f7a1a4
 def u_index(gi: GraphIndex, kg) -> UIndex:
@@ -256,7 +266,8 @@ def cue_tags(query: str) -> list[str]:
     return sorted({t for prefixes, tags in CUES.items() for w in words if w.startswith(prefixes) for t in tags})
 
 def query_tags(ui: UIndex, query: str, seeds: pd.DataFrame) -> dict[str, float]:
-    "The query's tags with IDF-weighted weights: seeds' entity (confidence), category and type tags (0.5), cue tags (0.5)."
+    ("The query's tags with IDF-weighted weights: seeds' entity (confidence), category and type tags (0.5), cue tags "
+     "(0.5).")
     gi, w = ui.gi, {}
     for e, c in zip(seeds.entity_id, seeds.confidence):
         i = gi.index[e]
@@ -265,9 +276,11 @@ def query_tags(ui: UIndex, query: str, seeds: pd.DataFrame) -> dict[str, float]:
     for t in cue_tags(query): w[t] = max(w.get(t, 0.0), 0.5)
     return {t: v * float(ui.idf[ui.col[t]]) for t, v in sorted(w.items()) if t in ui.col}
 
+# %% ../nbs/11a_uretrieval.ipynb #d8ac0371
 def descend(ui: UIndex, q: dict[str, float], max_leaves: int = 3) -> tuple[list[int], list[list[int]],
                                                                            np.ndarray, np.ndarray]:
-    "Walk down from the root to the best-covering leaves: (leaves, the frontier at each level, coverage, cosine of every node)."
+    ("Walk down from the root to the best-covering leaves: (leaves, the frontier at each level, coverage, cosine of "
+     "every node).")
     cols, w = [ui.col[t] for t in q], np.array(list(q.values()))
     cover = np.round(ui.present[:, cols] @ w / w.sum(), 9)
     cos = np.round((ui.weighted[:, cols] @ w) / np.maximum(ui.norm * np.linalg.norm(w), 1e-300), 9)
@@ -281,7 +294,8 @@ def descend(ui: UIndex, q: dict[str, float], max_leaves: int = 3) -> tuple[list[
 
 # %% ../nbs/11a_uretrieval.ipynb #0d50352a
 def tag_summary(ui: UIndex, node: int, per_category: int = 5) -> tuple[str, list[str]]:
-    "A node's tag summary as one line (its most frequent entities per category, its relations) and the entity ids it names."
+    ("A node's tag summary as one line (its most frequent entities per category, its relations) and the entity ids it "
+     "names.")
     gi, row = ui.gi, ui.N[node]
     tags, counts = np.array(ui.vocab, dtype=object)[row.indices], row.data
     parts, ids = [], []
@@ -296,7 +310,8 @@ def tag_summary(ui: UIndex, node: int, per_category: int = 5) -> tuple[str, list
     rels = sorted(((-c, t[4:]) for t, c in zip(tags, counts) if t.startswith("rel:")))
     parts.append("relations: " + ", ".join(f"{r} {int(-c)}" for c, r in rels))
     n = int(ui.tree.leaves[node])
-    return f"[tag summary, level {int(ui.tree.level[node])}, {n} document graph{'s' * (n != 1)}] " + "; ".join(parts), ids
+    return (f"[tag summary, level {int(ui.tree.level[node])}, {n} document graph{'s' * (n != 1)}] "
+            + "; ".join(parts), ids)
 
 def _hop_line(ui: UIndex, row: int, max_pmids: int, key: str|None = None) -> str:
     "format_hop, with the curated evidence key in place of 'no PMID'."
@@ -312,7 +327,8 @@ SUMMARY_PROMPT = ("You summarise a group of medical knowledge-graph documents fo
                   "Use only what the tags say.")
 
 def llm_summary(ui: UIndex, node: int, llm=None, max_tokens: int = 120) -> str:
-    "An LLM's prose version of a node's tag summary, through `epigraph.llm` (raises LLMNotConfigured without an endpoint or cache)."
+    ("An LLM's prose version of a node's tag summary, through `epigraph.llm` (raises LLMNotConfigured without an "
+     "endpoint or cache).")
     from epigraph.llm import get_llm
     text, _ = tag_summary(ui, node)
     msgs = [{"role": "system", "content": SUMMARY_PROMPT}, {"role": "user", "content": text.split("] ", 1)[-1]}]
@@ -330,7 +346,8 @@ def _summaries(ui: UIndex, nodes: list[int], how: str, llm=None) -> tuple[list[t
 
 # %% ../nbs/11a_uretrieval.ipynb #530383a9
 def _entity_scores(ui: UIndex, query: str, ents: np.ndarray, rows: np.ndarray, seeds: set, encoder: str) -> np.ndarray:
-    "Relevance of the document graphs' entities: cosine to the query, +1 for a seed, +0.5 for a seed's neighbour in the documents."
+    ("Relevance of the document graphs' entities: cosine to the query, +1 for a seed, +0.5 for a seed's neighbour in "
+     "the documents.")
     gi = ui.gi
     emb = node_embeddings(gi, encoder)
     qv = emb.embed(query)
@@ -363,13 +380,15 @@ def _neighbour_lines(ui: UIndex, top: np.ndarray, keep: set, best: dict, k: int,
 # %% ../nbs/11a_uretrieval.ipynb #4eab1254
 def _leaf_lines(ui: UIndex, rows, keep: set, s_idx: set, best: dict, documents: list,
                 max_pmids: int) -> tuple[list, list]:
-    "The chosen documents' triplets between top entities, seed-touching and best-scored first, with their evidence lines."
+    ("The chosen documents' triplets between top entities, seed-touching and best-scored first, with their evidence "
+     "lines.")
     gi = ui.gi
     leaf_rows = [int(x) for x in rows if gi.head[x] in keep and gi.tail[x] in keep]
     docs = ui.docs[ui.docs.doc.isin(documents)]
     doc_key = docs.sort_values("key").drop_duplicates("row").set_index("row").key.to_dict()
     seeded = lambda x: gi.head[x] in s_idx or gi.tail[x] in s_idx
-    leaf_rows.sort(key=lambda x: (not seeded(x), -(best[gi.head[x]] + best[gi.tail[x]]), -gi.strength[x], gi.triplet_id[x]))
+    leaf_rows.sort(key=lambda x: (not seeded(x), -(best[gi.head[x]] + best[gi.tail[x]]), -gi.strength[x],
+                                  gi.triplet_id[x]))
     ids = lambda x: [str(gi.ids[gi.head[x]]), str(gi.ids[gi.tail[x]])]
     return leaf_rows, [(_hop_line(ui, x, max_pmids, doc_key.get(x)), ids(x)) for x in leaf_rows]
 
@@ -423,8 +442,10 @@ def _graph_tables(gi: GraphIndex, kg=None):
     if not (get_settings().build_dir/"kg"/"manifest.json").exists(): return None
     from epigraph.build import built_kg
     b = built_kg()
-    t = b.triplets[~b.triplets.suppressed.fillna(False).astype(bool)] if "suppressed" in b.triplets.columns else b.triplets
-    same = np.array_equal(b.entities.entity_id.astype(str).to_numpy(), gi.ids) and set(t.triplet_id.astype(str)) >= set(gi.triplet_id)
+    t = (b.triplets[~b.triplets.suppressed.fillna(False).astype(bool)] if "suppressed" in b.triplets.columns
+         else b.triplets)
+    same = (np.array_equal(b.entities.entity_id.astype(str).to_numpy(), gi.ids)
+            and set(t.triplet_id.astype(str)) >= set(gi.triplet_id))
     return b if same else None
 
 def u_retrieval(R: Retriever, query: str, kg=None, **params) -> Retrieved:

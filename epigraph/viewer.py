@@ -14,14 +14,16 @@ __all__ = ['LAYER_COLOURS', 'TIER_COLOURS', 'offline_html', 'subgraph_html']
 # %% ../nbs/12d_viewer.ipynb #dfd9104c
 LAYER_COLOURS = {"L1": "#d62728", "L2": "#9467bd", "L3": "#2ca02c", "L4": "#1f77b4", "L5": "#ff7f0e"}
 TIER_COLOURS = {n: t.colour for n, t in TIER_TABLE.items()}
-_EXTERNAL = re.compile(r"<(script|link)\b[^>]*\b(?:src|href)\s*=\s*\"(?:https?:|\.\./node_modules)[^\"]*\"[^>]*>(?:\s*</script>)?", re.S)
+_EXTERNAL = re.compile(r"<(script|link)\b[^>]*\b(?:src|href)\s*=\s*\"(?:https?:|\.\./node_modules)[^\"]*\"[^>]*>"
+                       r"(?:\s*</script>)?", re.S)
 
 def offline_html(html: str) -> str:
     "The page without any <script src> or <link href> that points outside the file (CDN, node_modules)."
     return _EXTERNAL.sub("", html)
 
 def subgraph_html(retrieved: Retrieved, gi: GraphIndex, title: str = "") -> str:
-    "A self-contained interactive HTML page of a retrieval result's nodes and edges (no external resources; the title escaped)."
+    ("A self-contained interactive HTML page of a retrieval result's nodes and edges (no external resources; the title "
+     "escaped).")
     import html
     from pyvis.network import Network
     net = Network(height="640px", width="100%", directed=True, cdn_resources="in_line", notebook=False,
