@@ -44,10 +44,8 @@ def mention_pairs(docs: list[DocEntities]) -> pd.DataFrame:
     "One row per chemical mention × disease mention sharing a sentence: pmid, chemical, disease, words."
     rows = []
     for doc in docs:
-        for c, chits in doc.by_role["chemical"].items():
-            if not c.startswith("MESH:"): continue
-            for d, dhits in doc.by_role["disease"].items():
-                if not d.startswith("MESH:"): continue
+        for c, chits in doc.mesh_hits("chemical").items():
+            for d, dhits in doc.mesh_hits("disease").items():
                 cs, ds = doc.grouped(chits), doc.grouped(dhits)
                 rows += [(doc.pmid, c, d, _mention_pair_words(doc, a, b))
                          for i in sorted(cs.keys() & ds.keys()) for a in cs[i] for b in ds[i]]
@@ -111,8 +109,7 @@ def pair_features(docs: list[DocEntities]) -> pd.DataFrame:
     "One row per (pmid, chemical MeSH id, disease MeSH id) of each document, with its features."
     rows = []
     for doc in docs:
-        chems = {k: v for k, v in doc.by_role["chemical"].items() if k.startswith("MESH:")}
-        dises = {k: v for k, v in doc.by_role["disease"].items() if k.startswith("MESH:")}
+        chems, dises = doc.mesh_hits("chemical"), doc.mesh_hits("disease")
         if not chems or not dises: continue
         stats = _doc_stats(doc, chems, dises)
         rows += [dict(pmid=doc.pmid, chemical=c, disease=d) | _pair_features(doc, c, ch, d, dh, stats)
@@ -316,7 +313,7 @@ def learned_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, model: CID
     docs = {d.pmid: d for d in built}
     rows = []
     for r in chosen.itertuples(index=False):
-        doc = docs[r.pmid]; ch, dh = doc.by_role["chemical"][r.chemical], doc.by_role["disease"][r.disease]
+        doc = docs[r.pmid]; ch, dh = doc.mesh_hits("chemical")[r.chemical], doc.mesh_hits("disease")[r.disease]
         best = _closest_shared(ch, dh, doc)
         if best: a, b, ev = best[1], best[2], doc.sentence(best[1].sent)
         else: a, b = ch[0], dh[0]; ev = " […] ".join(doc.sentence(i) for i in sorted({a.sent, b.sent}))

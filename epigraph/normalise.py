@@ -19,10 +19,11 @@ from .ner import Matcher, SpanSet, find_mentions, default_matcher
 
 # %% auto #0
 __all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'FUZZY_SKIP_SOURCES',
-           'PRESET', 'MENTION_COLUMNS', 'mention_type', 'Resolution', 'TermRows', 'Normaliser', 'fuzzy_match',
-           'embedding_match', 'is_consistent', 'inner_matches', 'normalise_document', 'entity_scores', 'term_precision',
-           'blocked_pairs', 'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser',
-           'extract_entities', 'stored_normaliser']
+           'SUBSTITUENT_BEFORE', 'SALT_AFTER', 'PRESET', 'MENTION_COLUMNS', 'mention_type', 'Resolution', 'TermRows',
+           'Normaliser', 'fuzzy_match', 'embedding_match', 'is_consistent', 'mesh_view', 'inner_matches',
+           'part_of_longer_name', 'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs',
+           'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser', 'extract_entities',
+           'stored_normaliser']
 
 # %% ../nbs/06_normalise.ipynb #a1db4c28
 MENTION_TYPES = {"chemical": "Chemical", "drug": "Chemical", "disease": "Disease", "syndrome": "Disease",
@@ -166,42 +167,77 @@ def _unresolved_spans(text: str, taken: SpanSet, defs: list[tuple], use_suffix: 
 
 def _has_mesh(res: Resolution) -> bool: return any(i.startswith("MESH:") for i in res.entity_ids)
 
+def mesh_view(res: Resolution) -> str|None:
+    "The MeSH id a resolution without one stands for: the only MeSH id among its key's candidates, else None."
+    if _has_mesh(res): return None
+    mesh = [c for c in res.candidates if c.startswith("MESH:")]
+    return mesh[0] if len(mesh) == 1 else None
+
 def inner_matches(self, text: str, m: dict, outer: Resolution|None) -> list[tuple[int, int, str, Resolution]]:
-    "Resolved dictionary matches inside a match: any, if the match was withdrawn; MeSH ones of its type, if it has no MeSH id."
+    ("Resolved dictionary matches inside a match: any, if the match was withdrawn; those with a MeSH id, if it has "
+     "none.")
     s0, found = m["start"], []
     for a, b, k in self.matcher.spans(text[s0:m["end"]], skip=frozenset({m["key"]})):
         r = self.resolve_key(k)
-        if r is None or (outer is not None and not (r.type == outer.type and _has_mesh(r))): continue
+        if r is None or (outer is not None and not _has_mesh(r)): continue
         found.append((s0 + a, s0 + b, k, r))
     return found
 
 Normaliser.inner_matches = inner_matches
 
+# %% ../nbs/06_normalise.ipynb #2da2deea
 def _mention_rows(self, pmid, text: str, s: int, e: int, res: Resolution, method: str, found_by: str,
                   score: float|None = None, consistent: bool|None = None) -> list[dict]:
     "One mention row per id of the resolution (the stage's own score and consistency when given)."
     ok = self.is_consistent(res.entity_ids, res.candidates) if consistent is None else consistent
-    return [dict(pmid=pmid, start=s, end=e, text=text[s:e], type=res.type, entity_id=eid, layer=res.layer, method=method,
-                 score=res.score if score is None else score, found_by=found_by, candidates=list(res.candidates),
-                 consistent=ok) for eid in res.entity_ids]
+    view = mesh_view(res)
+    return [dict(pmid=pmid, start=s, end=e, text=text[s:e], type=res.type, entity_id=eid, layer=res.layer,
+                 method=method, score=res.score if score is None else score, found_by=found_by,
+                 candidates=list(res.candidates), consistent=ok,
+                 mesh_curie=eid if eid.startswith("MESH:") else view) for eid in res.entity_ids]
+
+# %% ../nbs/06_normalise.ipynb #916e259f
+def _says_more(span: str, target: str) -> bool:
+    ("Does a second-chance target name something else: the span plus a word or a word ending ('low blood pressure' "
+     "or 'prolactinoma' for 'blood pressure', 'prolactin'), or a piece of one of the span's words ('acetylcholine' "
+     "for 'acetylcholinesterase')? Plural endings and one- or two-letter respellings do not count.")
+    if span == target: return False
+    if span in target: extra, words_ok = target.replace(span, "", 1), False
+    elif target in span: extra, words_ok = span.replace(target, "", 1), True   # the span names a kind of the target
+    else: return False
+    if extra != extra.strip(): return not words_ok
+    return len(extra) >= 3
 
 def _second_chance(self, key: str) -> tuple[str|None, str|None, float|None, str]:
     "The fuzzy, then the embedding stage, for a span the dictionary missed: (stage, key, score, what was tried)."
     fk, fs = self.fuzzy_match(key) if "fuzzy" in self.stages else (None, None)
-    if fk: return "fuzzy", fk, fs, ""
+    if fk and not _says_more(key, fk): return "fuzzy", fk, fs, ""
     ek, es = self.embedding_match(key) if "embedding" in self.stages else (None, None)
-    if ek: return "embedding", ek, es, ""
+    if ek and not _says_more(key, ek): return "embedding", ek, es, ""
     tried = ([f"best fuzzy {fs:.2f} < {self.fuzzy_threshold}"] if fs is not None else []) + \
             ([f"best embedding {es:.2f} < {self.embedding_threshold}"] if es is not None else [])
     return None, None, fs, "; ".join(tried) or "fuzzy and embedding stages off"
 
-# %% ../nbs/06_normalise.ipynb #ab5c5a34
-def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
-    "Mentions (resolved) and unresolved spans with their reasons, for one document."
-    found, defs = find_mentions(text, self.matcher)
+# %% ../nbs/06_normalise.ipynb #aad11759
+SUBSTITUENT_BEFORE = re.compile(r"(?:methyl|ethyl|propyl|butyl|phenyl|benzyl|hydroxy|amino|azido|chloro|fluoro|bromo|"
+                                r"iodo|nitro|acetyl|deoxy|dihydro|oxo|oxy|thio|cyclo|formyl|carboxy|phospho|sulfo|"
+                                r"methoxy)-$|\bcyclic $", re.I)
+SALT_AFTER = re.compile(r"^(?: (?:chloride|sulph?ate|enanthate|decanoate|acetate|hydrochloride|amide|carbonate|citrate|"
+                        r"tartrate|maleate|mesylate|bromide|iodide|nitrate|phosphate)\b|-ate\b)", re.I)
+
+def part_of_longer_name(text: str, s: int, e: int) -> bool:
+    "Is text[s:e] a piece of a longer chemical name: a substituent joined before it, or a salt or ester word after it?"
+    return bool(SUBSTITUENT_BEFORE.search(text[max(0, s - 30):s]) or SALT_AFTER.match(text[e:e + 30]))
+
+def _dictionary_mentions(self, pmid, text: str, found: list[dict]) -> tuple[list[dict], list[dict], SpanSet]:
+    "The dictionary matches as mention rows, with the matches inside them that name something else; and the rest."
     out, unresolved, taken = [], [], SpanSet()
     for m in found:
         res = self.resolve_key(m["key"])
+        if res is not None and res.type == "Chemical" and part_of_longer_name(text, m["start"], m["end"]):
+            unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"],
+                                   reason="part of a longer chemical name (a substituent before it or a salt after it)"))
+            continue
         if res is None:
             unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"],
                                    reason="all candidates withdrawn by the term-precision filter"))
@@ -209,12 +245,19 @@ def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
             taken.add(m["start"], m["end"])
             out += _mention_rows(self, pmid, text, m["start"], m["end"], res,
                                  res.method if m["found_by"] == "dictionary" else "alias", m["found_by"])
-            if _has_mesh(res): continue
+            if _has_mesh(res) or mesh_view(res): continue
         # "reactive oxygen species" withdrawn still names oxygen; HPO's "nausea and vomiting" has two MeSH diseases inside
         where = "inside a withdrawn match" if res is None else "inside a match without a MeSH id"
         for s, e, k, r in self.inner_matches(text, m, res):
             if res is None: taken.add(s, e)
             out += _mention_rows(self, pmid, text, s, e, r, r.method, where)
+    return out, unresolved, taken
+
+# %% ../nbs/06_normalise.ipynb #ab5c5a34
+def normalise_document(self, pmid, text: str) -> tuple[list[dict], list[dict]]:
+    "Mentions (resolved) and unresolved spans with their reasons, for one document."
+    found, defs = find_mentions(text, self.matcher)
+    out, unresolved, taken = _dictionary_mentions(self, pmid, text, found)
     short_form = {(ls, le): sf for sf, lf, ls, le, ss in defs}
     for s, e, why in _unresolved_spans(text, taken, [d for d in defs if not taken.inside(d[2], d[3])],
                                        self.use_suffix_candidates):
@@ -244,6 +287,8 @@ Normaliser.normalise_document = normalise_document
 def _entity_set(m: pd.DataFrame, types) -> set[tuple]:
     if "mesh_ids" in m.columns:
         m = m[["pmid", "type", "mesh_ids"]].explode("mesh_ids").rename(columns={"mesh_ids": "entity_id"})
+    elif "mesh_curie" in m.columns:     # predicted mentions: their MeSH view (own id, or the key's one MeSH candidate)
+        m = m[["pmid", "type", "mesh_curie"]].rename(columns={"mesh_curie": "entity_id"})
     m = m.dropna(subset=["entity_id"])
     m = m[m.entity_id.astype(str).str.startswith("MESH:") & m.type.isin(types)]
     return set(zip(m.pmid.astype(int), m.type, m.entity_id))
@@ -316,7 +361,8 @@ def shared_normaliser(fast: bool = False) -> Normaliser:
     return PRESET.get(stages) or default_normaliser(stages=stages)
 
 # %% ../nbs/06_normalise.ipynb #ea321bd9
-MENTION_COLUMNS = ["pmid", "start", "end", "text", "type", "entity_id", "layer", "method", "score", "found_by", "candidates", "consistent"]
+MENTION_COLUMNS = ["pmid", "start", "end", "text", "type", "entity_id", "layer", "method", "score", "found_by",
+                   "candidates", "consistent", "mesh_curie"]
 
 def _document_text(row: dict) -> object:
     if "text" in row and row["text"] is not None and not (isinstance(row["text"], float)): return row["text"]

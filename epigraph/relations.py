@@ -16,9 +16,9 @@ from . import sources
 # %% auto #0
 __all__ = ['TRIPLET_COLUMNS', 'RULES', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'REJECT_TABLE_COLUMNS', 'gold_mentions',
            'bc5cdr_split', 'sentence_spans', 'split_ids', 'role_of', 'Hit', 'hits_by_sentence', 'DocEntities',
-           'documents_entities', 'empty_triplets', 'Rule', 'rule_triplets', 'synthetic_mentions', 'cid_set',
-           'relation_scores', 'llm_messages', 'llm_triplets', 'consensus', 'cid_table', 'extract', 'read_documents',
-           'check_output_path', 'extract_file']
+           'documents_entities', 'mesh_hits', 'empty_triplets', 'Rule', 'rule_triplets', 'synthetic_mentions',
+           'cid_set', 'relation_scores', 'llm_messages', 'llm_triplets', 'consensus', 'cid_table', 'extract',
+           'read_documents', 'check_output_path', 'extract_file']
 
 # %% ../nbs/07_relations.ipynb #ae602b65
 def gold_mentions(loaded: sources.Loaded) -> pd.DataFrame:
@@ -86,7 +86,7 @@ def hits_by_sentence(hits: list[Hit]) -> dict[int, list[Hit]]:
 class DocEntities:
     "A document's text, sentences, and the mentions of every normalised id grouped by role."
     def __init__(self, pmid, title: str, abstract: str, mentions):
-        "`mentions`: a mention frame, or (start, end, text, type, entity_id, layer) tuples."
+        "`mentions`: a mention frame, or (start, end, text, type, entity_id, layer[, MeSH view]) tuples."
         self.pmid, self.title = pmid, title if isinstance(title, str) else ""
         self.text = self.title + " " + (abstract if isinstance(abstract, str) else "")
         self.low = self.text.lower()   # lower-cased once: feature code reads it many times
@@ -94,14 +94,16 @@ class DocEntities:
         starts = [s for s, _ in self.spans]
         self.by_role: dict[str, dict[str, list[Hit]]] = {"chemical": {}, "disease": {}, "gene": {}}
         if isinstance(mentions, pd.DataFrame): mentions = _mention_tuples(mentions)
-        for start, end, text, etype, eid, layer in mentions:
+        self._views: dict[tuple[str, str], list[Hit]] = {}    # (role, MeSH view) -> hits, for mentions without MeSH
+        for start, end, text, etype, eid, layer, *view in mentions:
             layer = layer if isinstance(layer, str) else None
             role = _role_cached(etype, layer)
             if role is None: continue
-            sent = bisect.bisect_right(starts, start) - 1
-            layer = layer or layer_of(etype)
-            for i in split_ids(eid):
-                self.by_role[role].setdefault(i, []).append(Hit(int(start), int(end), sent, text, etype, layer))
+            hit = Hit(int(start), int(end), bisect.bisect_right(starts, start) - 1, text, etype, layer or layer_of(etype))
+            ids = split_ids(eid)
+            for i in ids: self.by_role[role].setdefault(i, []).append(hit)
+            if view and isinstance(view[0], str) and view[0] not in ids:
+                self._views.setdefault((role, view[0]), []).append(hit)
 
     def sentence(self, i: int) -> str:
         s, e = self.spans[i]; return self.text[s:e]
@@ -118,8 +120,9 @@ class DocEntities:
 # %% ../nbs/07_relations.ipynb #6c744c3f
 def _mention_tuples(mentions: pd.DataFrame) -> list[tuple]:
     layer = mentions["layer"].tolist() if "layer" in mentions else [None] * len(mentions)
+    view = mentions["mesh_curie"].tolist() if "mesh_curie" in mentions else [None] * len(mentions)
     return list(zip(mentions.start.tolist(), mentions.end.tolist(), mentions.text.tolist(), mentions.type.tolist(),
-                    mentions.entity_id.tolist(), layer))
+                    mentions.entity_id.tolist(), layer, view))
 
 def documents_entities(documents: pd.DataFrame, mentions: pd.DataFrame) -> list[DocEntities]:
     "One `DocEntities` per document (documents without mentions included)."
@@ -127,6 +130,19 @@ def documents_entities(documents: pd.DataFrame, mentions: pd.DataFrame) -> list[
     for p, row in zip(mentions.pmid.tolist(), _mention_tuples(mentions)): by_pmid[p].append(row)
     return [DocEntities(p, t, a, by_pmid.get(p, ())) for p, t, a in
             zip(documents.pmid.tolist(), documents.title.tolist(), documents.abstract.tolist())]
+
+# %% ../nbs/07_relations.ipynb #c7c6efe2
+def mesh_hits(self: DocEntities, role: str) -> dict[str, list[Hit]]:
+    "A role's hits by MeSH id: mentions with a MeSH id, and mentions whose own id has a MeSH view (kept per document)."
+    cache = self.__dict__.setdefault("_mesh_hits", {})
+    if role not in cache:
+        out = {k: v for k, v in self.by_role[role].items() if k.startswith("MESH:")}
+        for (r, k), hits in self._views.items():
+            if r == role: out[k] = sorted(out.get(k, []) + hits, key=lambda h: (h.start, h.end))
+        cache[role] = out
+    return cache[role]
+
+DocEntities.mesh_hits = mesh_hits
 
 # %% ../nbs/07_relations.ipynb #6fa8bf1e
 TRIPLET_COLUMNS = ["pmid", "head_id", "head_text", "head_type", "head_layer", "predicate", "family",
@@ -432,11 +448,13 @@ def read_documents(path: Path|str) -> sources.Loaded:
     return sources.read_pubmed_xml(path, source=path.name) if is_xml else sources.read_pubtator(path, source=path.name)
 
 def _pubtator_mentions(mentions: pd.DataFrame) -> pd.DataFrame:
-    "Chemical/Disease mentions in the PubTator writer's columns (bare MeSH ids joined by |, -1 when none)."
+    "Chemical/Disease mentions in the PubTator writer's columns (bare MeSH ids joined by |, else the MeSH view, else -1)."
     role = pd.Series([role_of(t, l) for t, l in zip(mentions.type, mentions.layer)], index=mentions.index, dtype=object)
     m = mentions[role.isin(["chemical", "disease"])].copy()   # a boolean Series: an empty one still keeps the columns
     m["type"] = ["Chemical" if r == "chemical" else "Disease" for r in role[m.index]]
-    m["mesh_id"] = [("|".join(i.removeprefix("MESH:") for i in split_ids(e) if i.startswith("MESH:")) or "-1") for e in m.entity_id]
+    view = m["mesh_curie"] if "mesh_curie" in m else pd.Series(None, index=m.index, dtype=object)
+    m["mesh_id"] = [("|".join(i.removeprefix("MESH:") for i in split_ids(e) if i.startswith("MESH:"))
+                     or (v.removeprefix("MESH:") if isinstance(v, str) else "-1")) for e, v in zip(m.entity_id, view)]
     m["extra"] = None
     return m.sort_values(["pmid", "start", "end"])[["pmid", "start", "end", "text", "type", "mesh_id", "extra"]]
 
