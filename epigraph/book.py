@@ -11,10 +11,10 @@ import pandas as pd
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['SHARED_CACHES', 'ALONE', 'REPRODUCE_JOBS', 'SITE_TEMPLATE', 'SEARCH_CHARS', 'chapter_dir', 'replacing', 'save_table',
-           'save_figure', 'show_figure', 'nbs_dir', 'chapters', 'executed_dir', 'run_chapter', 'chapter_units',
-           'build_prerequisites', 'reproduce', 'book_order', 'notebook_title', 'site_exporter', 'write_search',
-           'render_site', 'readme_text', 'write_readme']
+__all__ = ['SHARED_CACHES', 'ALONE', 'REPRODUCE_JOBS', 'SLOW_FIRST', 'SITE_TEMPLATE', 'SEARCH_CHARS', 'chapter_dir', 'replacing',
+           'save_table', 'save_figure', 'show_figure', 'nbs_dir', 'chapters', 'executed_dir', 'run_chapter',
+           'chapter_units', 'build_prerequisites', 'reproduce', 'book_order', 'notebook_title', 'site_exporter',
+           'write_search', 'render_site', 'readme_text', 'write_readme']
 
 # %% ../nbs/15_book.ipynb #52748fc2
 def chapter_dir(chapter: str) -> Path:
@@ -110,16 +110,21 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
 SHARED_CACHES = (("25_provenance", "26_epibench", "27_ablation"),)   # one answer cache, filled by the first
 ALONE = ("28_runtime",)     # chapters that time things: run by themselves, after the others
 REPRODUCE_JOBS = min(2, os.cpu_count() or 1)   # chapters at a time by default (two kernels: about 13 GB at peak)
+# the longest units, started first so that no lane ends with a long chapter while the other waits (clean-clone CI of
+# 2026-12-03: the 25-27 unit 534 s, 24_retrieval 382 s, 31_own_words 145 s; every other chapter under 75 s)
+SLOW_FIRST = ("25_provenance", "24_retrieval", "31_own_words")
 
 def chapter_units(todo: list[Path]) -> list[list[Path]]:
-    "The chapters grouped into units that run one after another: a `SHARED_CACHES` group together, the rest alone."
+    ("The chapters grouped into units that run one after another: a `SHARED_CACHES` group together, the rest alone; "
+     "the units holding a `SLOW_FIRST` chapter first, in that order, then the others in book order.")
     units, first = [], {}
     for nb in todo:
         group = next((g for g in SHARED_CACHES if nb.stem in g), None)
         if group is not None and group in first: units[first[group]].append(nb); continue
         if group is not None: first[group] = len(units)
         units.append([nb])
-    return units
+    rank = lambda u: min((SLOW_FIRST.index(nb.stem) for nb in u if nb.stem in SLOW_FIRST), default=len(SLOW_FIRST))
+    return sorted(units, key=rank)   # stable: book order within each rank
 
 def _run_lanes(units: list[list[Path]], parameters: dict, jobs: int, tick) -> dict:
     ("Run the units on `jobs` threads (each chapter in its own kernel); {notebook: summary row}; the first error "
@@ -153,17 +158,21 @@ def build_prerequisites(progress: bool = True) -> dict:
 
 def reproduce(names: list[str]|None = None, parameters: dict[str, dict]|None = None, progress: bool = True,
               build_graph: bool = True, jobs: int = REPRODUCE_JOBS) -> pd.DataFrame:
-    "Build the graph, then run the chapters (all, or those whose name starts with one of `names`), `jobs` at a time."
+    ("Build the graph, then run the chapters (all, or those whose name starts with one of `names`), `jobs` at a time; "
+     "the chapters' wall time is in `attrs['chapters_wall_seconds']`.")
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     if jobs < 1: raise ValueError(f"reproduce: jobs={jobs}; run at least one chapter at a time")
     todo = [nb for nb in chapters() if not names or any(nb.stem.startswith(n) for n in names)]
     if not todo: raise ValueError(f"no chapter matches {names}; chapters: {[nb.stem for nb in chapters()]}")
     rows = [build_prerequisites(progress)] if build_graph else []
+    start = time.time()
     with tqdm(total=len(todo), desc="chapters", disable=not progress) as bar:
         first, last = [nb for nb in todo if nb.stem not in ALONE], [nb for nb in todo if nb.stem in ALONE]
         done = _run_lanes(chapter_units(first), parameters or {}, jobs, bar.update)
         done |= _run_lanes(chapter_units(last), parameters or {}, 1, bar.update)
-    return pd.DataFrame(rows + [done[nb] for nb in todo])
+    out = pd.DataFrame(rows + [done[nb] for nb in todo])
+    out.attrs["chapters_wall_seconds"] = round(time.time() - start, 1)   # the chapters, after the build, end to end
+    return out
 
 # %% ../nbs/15_book.ipynb #25844d39
 def book_order(quarto_yml: Path|None = None) -> list[tuple[str, str]]:

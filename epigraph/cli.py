@@ -53,7 +53,9 @@ def _cmd_reproduce(args):
     ran = summary.drop(built.index)
     for r in ran.itertuples():
         print(f"{r.chapter}: {r.files} files regenerated in {r.seconds} s -> figures/{r.chapter}/")
-    print(f"reproduced {len(ran)} chapters, {int(ran.files.sum())} files")
+    wall = summary.attrs.get("chapters_wall_seconds")
+    print(f"reproduced {len(ran)} chapters, {int(ran.files.sum())} files"
+          + (f" in {wall} s of wall time (after the graph build)" if wall is not None else ""))
     if args.site: print(f"site: {_render(args.out)}")
 
 def _render(out):
