@@ -20,7 +20,7 @@ from .ner import Matcher, SpanSet, find_mentions, default_matcher
 # %% auto #0
 __all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'FUZZY_SKIP_SOURCES',
            'SUBSTITUENT_BEFORE', 'SALT_AFTER', 'PRESET', 'MENTION_COLUMNS', 'mention_type', 'Resolution', 'TermRows',
-           'Normaliser', 'fuzzy_match', 'embedding_match', 'is_consistent', 'mesh_view', 'inner_matches',
+           'Normaliser', 'fuzzy_match', 'embedding_match', 'is_consistent', 'inner_matches', 'mesh_view',
            'part_of_longer_name', 'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs',
            'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser', 'extract_entities',
            'stored_normaliser']
@@ -167,12 +167,6 @@ def _unresolved_spans(text: str, taken: SpanSet, defs: list[tuple], use_suffix: 
 
 def _has_mesh(res: Resolution) -> bool: return any(i.startswith("MESH:") for i in res.entity_ids)
 
-def mesh_view(res: Resolution) -> str|None:
-    "The MeSH id a resolution without one stands for: the only MeSH id among its key's candidates, else None."
-    if _has_mesh(res): return None
-    mesh = [c for c in res.candidates if c.startswith("MESH:")]
-    return mesh[0] if len(mesh) == 1 else None
-
 def inner_matches(self, text: str, m: dict, outer: Resolution|None) -> list[tuple[int, int, str, Resolution]]:
     ("Resolved dictionary matches inside a match: any, if the match was withdrawn; those with a MeSH id, if it has "
      "none.")
@@ -186,6 +180,12 @@ def inner_matches(self, text: str, m: dict, outer: Resolution|None) -> list[tupl
 Normaliser.inner_matches = inner_matches
 
 # %% ../nbs/06_normalise.ipynb #2da2deea
+def mesh_view(res: Resolution) -> str|None:
+    "The MeSH id a resolution without one stands for: the only MeSH id among its key's candidates, else None."
+    if _has_mesh(res): return None
+    mesh = [c for c in res.candidates if c.startswith("MESH:")]
+    return mesh[0] if len(mesh) == 1 else None
+
 def _mention_rows(self, pmid, text: str, s: int, e: int, res: Resolution, method: str, found_by: str,
                   score: float|None = None, consistent: bool|None = None) -> list[dict]:
     "One mention row per id of the resolution (the stage's own score and consistency when given)."
