@@ -15,10 +15,10 @@ from . import sources
 
 # %% auto #0
 __all__ = ['TRIPLET_COLUMNS', 'RULES', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'REJECT_TABLE_COLUMNS', 'gold_mentions',
-           'bc5cdr_split', 'sentence_spans', 'split_ids', 'role_of', 'Hit', 'hits_by_sentence', 'DocEntities',
-           'documents_entities', 'mesh_hits', 'empty_triplets', 'Rule', 'rule_triplets', 'synthetic_mentions',
-           'cid_set', 'relation_scores', 'llm_messages', 'llm_triplets', 'consensus', 'cid_table', 'extract',
-           'read_documents', 'check_output_path', 'extract_file']
+           'bc5cdr_split', 'sentence_spans', 'split_ids', 'mesh_ids', 'role_of', 'Hit', 'hits_by_sentence',
+           'DocEntities', 'documents_entities', 'mesh_hits', 'empty_triplets', 'Rule', 'rule_triplets',
+           'synthetic_mentions', 'cid_set', 'relation_scores', 'llm_messages', 'llm_triplets', 'consensus', 'cid_table',
+           'extract', 'read_documents', 'check_output_path', 'extract_file']
 
 # %% ../nbs/07_relations.ipynb #ae602b65
 def gold_mentions(loaded: sources.Loaded) -> pd.DataFrame:
@@ -54,6 +54,11 @@ def split_ids(entity_id) -> list[str]:
     "The CURIEs of a (possibly `|`-joined) entity id; none for a missing or `-1` id (remembered: ids repeat a lot)."
     if entity_id is None or (isinstance(entity_id, float) and entity_id != entity_id): return []
     return list(_split_text(str(entity_id)))
+
+def mesh_ids(entity_id, view=None) -> list[str]:
+    "A mention's MeSH CURIEs: those of its own (possibly `|`-joined) id, else its MeSH view (notebook 06), else none."
+    own = [i for i in split_ids(entity_id) if i.startswith("MESH:")]
+    return own or ([view] if isinstance(view, str) else [])
 
 # %% ../nbs/07_relations.ipynb #a1e27410
 def role_of(entity_type: str|None, layer: str|None) -> str|None:
@@ -453,8 +458,8 @@ def _pubtator_mentions(mentions: pd.DataFrame) -> pd.DataFrame:
     m = mentions[role.isin(["chemical", "disease"])].copy()   # a boolean Series: an empty one still keeps the columns
     m["type"] = ["Chemical" if r == "chemical" else "Disease" for r in role[m.index]]
     view = m["mesh_curie"] if "mesh_curie" in m else pd.Series(None, index=m.index, dtype=object)
-    m["mesh_id"] = [("|".join(i.removeprefix("MESH:") for i in split_ids(e) if i.startswith("MESH:"))
-                     or (v.removeprefix("MESH:") if isinstance(v, str) else "-1")) for e, v in zip(m.entity_id, view)]
+    m["mesh_id"] = ["|".join(i.removeprefix("MESH:") for i in mesh_ids(e, v)) or "-1"
+                     for e, v in zip(m.entity_id, view)]
     m["extra"] = None
     return m.sort_values(["pmid", "start", "end"])[["pmid", "start", "end", "text", "type", "mesh_id", "extra"]]
 
