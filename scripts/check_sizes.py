@@ -10,9 +10,15 @@ from pathlib import Path
 
 MAX_MODULE_LINES, MAX_FUNCTION_LINES, MAX_CELL_LINES, MAX_LINE_CHARS = 550, 50, 40, 120
 OVER_TODAY: dict[str, int] = {}   # modules over the bar, each at the size it may not pass (none since 2026-12-02)
-LONG_LINES_TODAY = 252            # lines over MAX_LINE_CHARS in epigraph/*.py on 2026-12-03
+LONG_LINES_TODAY = 226            # lines over MAX_LINE_CHARS in epigraph/*.py on 2026-12-04 (nbdev __all__ lines excused)
 LONG_FUNCTIONS_TODAY = 0          # functions over MAX_FUNCTION_LINES: none since 2026-12-02 (the bar is met)
 LONG_CELLS_TODAY = 0              # exported cells over MAX_CELL_LINES: none since 2026-12-03 (the bar is met)
+
+
+def nbdev_all_line(line: str) -> bool:
+    """The first line of an `__all__` list nbdev writes: nbdev wraps the list at 120 characters and then puts the
+    10-character `__all__ = ` in front, so that one generated line can reach 130. Not counted as a long line."""
+    return line.startswith("__all__ = [") and len(line) <= MAX_LINE_CHARS + len("__all__ = ")
 
 
 def measure(package: Path) -> tuple[dict[str, int], int]:
@@ -22,7 +28,7 @@ def measure(package: Path) -> tuple[dict[str, int], int]:
         if p.name == "_modidx.py": continue
         lines = p.read_text(encoding="utf-8").splitlines()
         sizes[p.stem] = len(lines)
-        long_lines += sum(len(l) > MAX_LINE_CHARS for l in lines)
+        long_lines += sum(len(l) > MAX_LINE_CHARS and not nbdev_all_line(l) for l in lines)
     return sizes, long_lines
 
 

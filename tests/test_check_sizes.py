@@ -36,6 +36,15 @@ def test_more_long_functions_or_cells_fail():
     assert cs.problems({}, 0, cs.LONG_FUNCTIONS_TODAY, cs.LONG_CELLS_TODAY) == []
 
 
+def test_only_nbdevs_all_line_is_excused(tmp_path):
+    "nbdev wraps __all__ at 120 before adding its 10-character prefix; any other line over 120 counts."
+    names = ", ".join(f"'name_{i:03d}'" for i in range(60))
+    (tmp_path / "m.py").write_text(f"__all__ = [{names[:118]}\n" + "x = '" + "y" * 120 + "'\n")   # synthetic module
+    assert cs.measure(tmp_path)[1] == 1
+    assert cs.nbdev_all_line("__all__ = [" + "a" * 119) and not cs.nbdev_all_line("__all__ = [" + "a" * 130)
+    assert not cs.nbdev_all_line("y = [" + "a" * 125)
+
+
 def test_long_functions_and_cells_are_found(tmp_path):
     (tmp_path / "m.py").write_text("def f():\n" + "    x = 1\n" * 60 + "def g():\n    pass\n")   # synthetic module
     assert cs.long_functions(tmp_path) == [("m", "f", 61)]
