@@ -474,26 +474,41 @@ def _member_edges(gi: GraphIndex, members: list[list[str]], per_pair: int = 5) -
                  for x in gi.triplets_between(idx[a], idx[b])[:per_pair]]
     return rows
 
+def _hyperedge_nodes(gi: GraphIndex, items: list, kept: list[int], chosen: pd.DataFrame, s_idx: dict) -> pd.DataFrame:
+    "The members of the kept hyperedge lines, each scored by its best hyperedge, best first (seeds marked)."
+    node_score = {}
+    for i in kept:
+        for m in items[i][1]: node_score[m] = max(node_score.get(m, 0.0), float(chosen.score[i]))
+    order = sorted(node_score, key=lambda m: (-node_score[m], m))
+    return pd.DataFrame(dict(entity_id=order, name=[gi.names[gi.index[m]] for m in order],
+                             score=[node_score[m] for m in order], is_seed=[gi.index[m] in s_idx for m in order]),
+                        columns=NODE_COLUMNS)
+
 # %% ../nbs/11b_hypergraph.ipynb #c92ca69c
 def retrieve_hypergraph(gi: GraphIndex, hx: HypergraphIndex, query: str, seeds: list[str]|None = None,
                         how: str = "auto", k: int = PARAMS.k, pool: int = 50, lam: float = 0.7,
                         weights: dict|None = None, semantic_k: int = 200, token_budget: int = PARAMS.token_budget,
-                        max_keys: int = 3, kinds: tuple|None = None) -> Retrieved:
-    "EEG-MedRAG-style hyperedge retrieval: blended score (semantic, seed overlap, neighbourhood, centrality), MMR, token budget."
+                        max_keys: int = 3, kinds: tuple|None = None) -> Retrieved:   # kinds: e.g. ("cpic", "guideline")
+    "EEG-MedRAG-style hyperedge retrieval: blended score (semantic, seeds, neighbours, centrality), MMR, token budget."
     params = dict(k=k, pool=pool, lam=lam, weights={**DEFAULT_WEIGHTS, **(weights or {})}, semantic_k=semantic_k,
-                  token_budget=token_budget, encoder=getattr(hx.encoder, "name", None), kinds=list(kinds) if kinds else None)
+                  token_budget=token_budget, encoder=getattr(hx.encoder, "name", None),
+                  kinds=list(kinds) if kinds else None)
     if gi.n == 0: return Retrieved("hypergraph", query, reason="the graph has no entities", params=params)
-    if not query.strip() and not seeds: return Retrieved("hypergraph", query, reason="the query is empty", params=params)
-    if hx.n == 0 or hx.encoder is None: return Retrieved("hypergraph", query, reason="the graph has no hyperedges (no CPIC, HPO or guideline evidence)", params=params)
+    if not (query.strip() or seeds): return Retrieved("hypergraph", query, reason="the query is empty", params=params)
+    if hx.n == 0 or hx.encoder is None:
+        return Retrieved("hypergraph", query, reason="the graph has no hyperedges (no CPIC, HPO or guideline evidence)",
+                         params=params)
     if k < 1: return Retrieved("hypergraph", query, reason=f"k={k}: no hyperedge asked for", params=params)
     seed_df, reason = seed_indices(gi, query, seeds, how)
     s_idx = {gi.index[e]: float(c) for e, c in zip(seed_df.entity_id, seed_df.confidence)}
     qv = hx.encoder.embed(query)
     if not s_idx and not (qv.nnz if sp.issparse(qv) else np.any(qv)):
-        return Retrieved("hypergraph", query, seed_df, reason=f"{reason}; no word of the query is in the hyperedge texts", params=params)
+        return Retrieved("hypergraph", query, seed_df,
+                         reason=f"{reason}; no word of the query is in the hyperedge texts", params=params)
     sc = score_hyperedges(hx, qv, s_idx, weights, semantic_k)
-    if kinds: sc = sc[np.isin(hx.table.kind.to_numpy()[sc.row.to_numpy()], list(kinds))].reset_index(drop=True)   # e.g. ("cpic", "guideline")
-    if sc.empty: return Retrieved("hypergraph", query, seed_df, reason="no hyperedge matches the query's entities or words", params=params)
+    if kinds: sc = sc[np.isin(hx.table.kind.to_numpy()[sc.row.to_numpy()], list(kinds))].reset_index(drop=True)
+    if sc.empty: return Retrieved("hypergraph", query, seed_df,
+                                  reason="no hyperedge matches the query's entities or words", params=params)
     top = sc.head(min(max(pool, 1), MAX_POOL))
     chosen = top.iloc[mmr_select(top.score.to_numpy(), hx.encoder.vectors[top.row.to_numpy()], k, lam)].reset_index(drop=True)
     rows = hx.table.iloc[chosen.row.to_numpy()]
@@ -504,15 +519,10 @@ def retrieve_hypergraph(gi: GraphIndex, hx: HypergraphIndex, query: str, seeds: 
         if used + n <= token_budget: kept.append(i); used += n
     lines, ids = [items[i][0] for i in kept], [items[i][1] for i in kept]
     text = "\n".join(lines)
-    node_score = {}
-    for i in kept:
-        for m in items[i][1]: node_score[m] = max(node_score.get(m, 0.0), float(chosen.score[i]))
-    order = sorted(node_score, key=lambda m: (-node_score[m], m))
-    nodes = pd.DataFrame(dict(entity_id=order, name=[gi.names[gi.index[m]] for m in order], score=[node_score[m] for m in order],
-                              is_seed=[gi.index[m] in s_idx for m in order]), columns=NODE_COLUMNS)
+    nodes = _hyperedge_nodes(gi, items, kept, chosen, s_idx)
     edges = edge_table(gi, _member_edges(gi, ids))
     if not s_idx: reason = f"{reason}: text similarity only"
-    params["hyperedges"] = chosen.iloc[kept].drop(columns="row").to_dict("records")   # plain values: params stay JSON-able
+    params["hyperedges"] = chosen.iloc[kept].drop(columns="row").to_dict("records")   # plain values: JSON-able
     if not kept: reason = (reason + "; " if reason else "") + f"no hyperedge line fits in {token_budget} tokens"
     return Retrieved("hypergraph", query, seed_df, nodes, edges, paths=lines, path_ids=ids, text=text, reason=reason, params=params)
 

@@ -71,12 +71,15 @@ def _resolve_rows(rows: list[tuple], blocked: set[str]) -> Resolution|None:
     return Resolution(ids, mention_type(et), ENTITY_TYPES.get(et), method, score, cands)
 
 # %% ../nbs/06_normalise.ipynb #e1c31d79
-DISEASE_SUFFIX = r"(?:itis|emia|aemia|osis|pathy|algia|plasia|trophy|toxicity|uria|oma|ectasia|penia|megaly|rrhea|rrhoea)"
-DRUG_SUFFIX = r"(?:azepam|azolam|barbital|caine|cillin|mycin|oxacin|pril|sartan|olol|statin|triptan|prazole|tidine|dipine|setron|mab|vir|profen|fenac|oxetine|amine|azine|idine|idone)"
+DISEASE_SUFFIX = (r"(?:itis|emia|aemia|osis|pathy|algia|plasia|trophy|toxicity|uria|oma|ectasia|penia|megaly|"
+                  r"rrhea|rrhoea)")
+DRUG_SUFFIX = (r"(?:azepam|azolam|barbital|caine|cillin|mycin|oxacin|pril|sartan|olol|statin|triptan|prazole|tidine|"
+               r"dipine|setron|mab|vir|profen|fenac|oxetine|amine|azine|idine|idone)")
 STAGES = ("exact", "alias", "fuzzy", "embedding")
 DICTIONARY_STAGES = ("exact", "alias")
 _CANDIDATE_WORD = re.compile(r"\b[a-z][a-z-]{4,}(?:" + DISEASE_SUFFIX + "|" + DRUG_SUFFIX + r")s?\b")
 
+# %% ../nbs/06_normalise.ipynb #680940d0
 class TermRows:
     "A key's lexicon rows (term, id, type, source, how, count, group), read from the matcher's table when asked for."
     COLUMNS = ("term", "entity_id", "entity_type", "source", "how", "count", "id_group")
@@ -84,7 +87,7 @@ class TermRows:
     def get(self, key: str, default=()) -> list[tuple]:
         idx = self.matcher.rows.get(key)
         if not idx: return list(default)
-        if self._columns is None:    # plain lists, read once: a pandas cell lookup per field was the normaliser's hot spot
+        if self._columns is None:    # plain lists, read once: a pandas cell lookup per field was the hot spot
             self._columns = [self.matcher.terms[c].tolist() for c in self.COLUMNS]
         return [tuple(col[i] for col in self._columns) for i in idx]
 
@@ -236,7 +239,8 @@ def _dictionary_mentions(self, pmid, text: str, found: list[dict]) -> tuple[list
         res = self.resolve_key(m["key"])
         if res is not None and res.type == "Chemical" and part_of_longer_name(text, m["start"], m["end"]):
             unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"],
-                                   reason="part of a longer chemical name (a substituent before it or a salt after it)"))
+                                   reason="part of a longer chemical name "
+                                          "(a substituent before it or a salt after it)"))
             continue
         if res is None:
             unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"],
@@ -246,7 +250,7 @@ def _dictionary_mentions(self, pmid, text: str, found: list[dict]) -> tuple[list
             out += _mention_rows(self, pmid, text, m["start"], m["end"], res,
                                  res.method if m["found_by"] == "dictionary" else "alias", m["found_by"])
             if _has_mesh(res) or mesh_view(res): continue
-        # "reactive oxygen species" withdrawn still names oxygen; HPO's "nausea and vomiting" has two MeSH diseases inside
+        # "reactive oxygen species" withdrawn still names oxygen; HPO's "nausea and vomiting" holds two MeSH diseases
         where = "inside a withdrawn match" if res is None else "inside a match without a MeSH id"
         for s, e, k, r in self.inner_matches(text, m, res):
             if res is None: taken.add(s, e)
@@ -293,7 +297,8 @@ def _entity_set(m: pd.DataFrame, types) -> set[tuple]:
     m = m[m.entity_id.astype(str).str.startswith("MESH:") & m.type.isin(types)]
     return set(zip(m.pmid.astype(int), m.type, m.entity_id))
 
-def entity_scores(pred_mentions: pd.DataFrame, gold_mentions: pd.DataFrame, types=("Chemical", "Disease")) -> pd.DataFrame:
+def entity_scores(pred_mentions: pd.DataFrame, gold_mentions: pd.DataFrame,
+                  types=("Chemical", "Disease")) -> pd.DataFrame:
     "Document-level normalised-entity precision/recall/F1 per type (BC5CDR conventions), plus the total."
     P, G = _entity_set(pred_mentions, types), _entity_set(gold_mentions, types)
     rows = []
@@ -349,7 +354,7 @@ def default_normaliser(min_precision: float = 0.5, fuzzy_threshold: float = 0.85
     prec = term_precision(raw, training_documents(), training_mentions())
     return Normaliser(terms, lex["xrefs"], blocked=blocked_pairs(prec, min_precision), **kw)
 
-PRESET: dict = {}   # stages -> a normaliser built elsewhere (a served copy, `epigraph.ask`) used instead of building one
+PRESET: dict = {}  # stages -> a normaliser built elsewhere (a served copy, `epigraph.ask`) used instead of building one
 
 def preset_normaliser(norm: Normaliser, stages: tuple[str, ...] = STAGES) -> None:
     "Make `extract_entities` use `norm` wherever the default normaliser with these stages is asked for."
@@ -372,6 +377,7 @@ def _document_text(row: dict) -> object:
         return dec(t) + " " + dec(a)
     return None
 
+# %% ../nbs/06_normalise.ipynb #33c56f64
 def extract_entities(documents: pd.DataFrame, normaliser: Normaliser|None = None, max_chars: int = 2_000_000,
                      fast: bool = False) -> pd.DataFrame:
     "Mentions with CURIEs for every document (`pmid` + `text`, or `title` + `abstract`); per-record errors in `attrs`."
@@ -380,10 +386,16 @@ def extract_entities(documents: pd.DataFrame, normaliser: Normaliser|None = None
     for rec in documents.to_dict("records"):
         pmid, text = rec.get("pmid"), _document_text(rec)
         if isinstance(text, bytes):
-            text = text.decode("utf-8", errors="replace"); warnings.append(dict(pmid=pmid, warning="text was bytes: decoded as UTF-8 with replacement characters"))
-        if not isinstance(text, str): errors.append(dict(pmid=pmid, error=f"record {pmid}: no text (got {type(text).__name__}) — skipped")); continue
-        if not text.strip(): errors.append(dict(pmid=pmid, error=f"record {pmid}: empty text — nothing to extract")); continue
-        if len(text) > max_chars: errors.append(dict(pmid=pmid, error=f"record {pmid}: text has {len(text):,} characters, over max_chars={max_chars:,} — split it")); continue
+            text = text.decode("utf-8", errors="replace")
+            warnings.append(dict(pmid=pmid, warning="text was bytes: decoded as UTF-8 with replacement characters"))
+        if not isinstance(text, str):
+            errors.append(dict(pmid=pmid, error=f"record {pmid}: no text (got {type(text).__name__}) — skipped"))
+            continue
+        if not text.strip():
+            errors.append(dict(pmid=pmid, error=f"record {pmid}: empty text — nothing to extract")); continue
+        if len(text) > max_chars:
+            errors.append(dict(pmid=pmid, error=f"record {pmid}: text has {len(text):,} characters, over "
+                                                f"max_chars={max_chars:,} — split it")); continue
         if "\ufffd" in text and not any(w["pmid"] == pmid for w in warnings):
             warnings.append(dict(pmid=pmid, warning="text contains U+FFFD replacement characters (undecodable bytes)"))
         try:
@@ -404,7 +416,8 @@ def _normaliser_key(stages: tuple[str, ...]) -> str:
     import hashlib, importlib.util
     from pathlib import Path
     h = hashlib.sha256(repr(tuple(stages)).encode())
-    for m in ("lexicon", "ner", "normalise", "sources"): h.update(Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
+    for m in ("lexicon", "ner", "normalise", "sources"):
+        h.update(Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
     lex = load_lexicon()
     for k in ("terms", "xrefs"): h.update(pd.util.hash_pandas_object(lex[k], index=False).to_numpy().tobytes())
     return h.hexdigest()[:16]

@@ -158,7 +158,8 @@ def empty_triplets() -> pd.DataFrame:
     "A triplet table with no rows."
     return pd.DataFrame(columns=TRIPLET_COLUMNS)
 
-def _triplet(doc: DocEntities, head_id, head: Hit, predicate, tail_id, tail: Hit, sentence: str, extractor, score) -> dict:
+def _triplet(doc: DocEntities, head_id, head: Hit, predicate, tail_id, tail: Hit, sentence: str,
+             extractor, score) -> dict:
     return dict(pmid=doc.pmid, head_id=head_id, head_text=head.text, head_type=head.type, head_layer=head.layer,
                 predicate=predicate, family=relation_family(predicate), tail_id=tail_id, tail_text=tail.text,
                 tail_type=tail.type, tail_layer=tail.layer, sentence=sentence, extractor=extractor, score=float(score))
@@ -175,27 +176,49 @@ class Rule:
     where: str            # 'between', 'after_head' (right after the head mention), 'before_head'
     head_first: bool|None = None   # True: head must come first in the sentence; None: either order
 
+# %% ../nbs/07_relations.ipynb #ff6399cf
 RULES: list[Rule] = [
     # drug → disease (BC5CDR CID)
-    Rule("chem-induced disease", "induces", "chemical", "disease", r"^\s*-?\s*(?:induced|associated|related|evoked|provoked|elicited)\b", "after_head", True),
-    Rule("chem toxicity", "induces", "chemical", "disease", r"^\s*(?:toxicity|intoxication|overdose|poisoning|abuse)\b", "after_head", True),
-    Rule("disease induced by chem", "induces", "chemical", "disease", r"\b(?:induced|caused|provoked|precipitated|triggered|elicited|produced)\s+by\b|\bdue\s+to\b|\battributed\s+to\b|\bsecondary\s+to\b", "between", False),
-    Rule("disease after chem", "induces", "chemical", "disease", r"\b(?:after|following|during)\s+(?:\w+\s+){0,3}?(?:administration|treatment|therapy|use|infusion|injection|exposure|intake|ingestion|overdose|withdrawal)\s+(?:of|with)\s*$", "between", False),
-    Rule("chem causes disease", "induces", "chemical", "disease", r"\b(?:induc(?:ed|es|ing)?|caus(?:ed|es|ing)|produc(?:ed|es|ing)|provok(?:ed|es|ing)|precipitat(?:ed|es|ing)|elicit(?:ed|s|ing)?|result(?:ed|s)?\s+in|led\s+to|leads?\s+to)\b", "between", True),
-    Rule("disease associated with chem", "induces", "chemical", "disease", r"\b(?:associated|linked)\s+with\s+(?:\w+\s+){0,2}?(?:use|treatment|therapy|exposure|administration|intake)?\s*(?:of|with)?\s*$", "between", False),
+    Rule("chem-induced disease", "induces", "chemical", "disease",
+         r"^\s*-?\s*(?:induced|associated|related|evoked|provoked|elicited)\b", "after_head", True),
+    Rule("chem toxicity", "induces", "chemical", "disease", r"^\s*(?:toxicity|intoxication|overdose|poisoning|abuse)\b",
+         "after_head", True),
+    Rule("disease induced by chem", "induces", "chemical", "disease", r"\b(?:induced|caused|provoked|precipitated|"
+         r"triggered|elicited|produced)\s+by\b|\bdue\s+to\b|\battributed\s+to\b|\bsecondary\s+to\b", "between", False),
+    Rule("disease after chem", "induces", "chemical", "disease", r"\b(?:after|following|"
+         r"during)\s+(?:\w+\s+){0,3}?(?:administration|treatment|therapy|use|infusion|injection|exposure|intake|"
+         r"ingestion|overdose|withdrawal)\s+(?:of|with)\s*$", "between", False),
+    Rule("chem causes disease", "induces", "chemical", "disease", r"\b(?:induc(?:ed|es|ing)?|caus(?:ed|es|ing)|"
+         r"produc(?:ed|es|ing)|provok(?:ed|es|ing)|precipitat(?:ed|es|ing)|elicit(?:ed|s|ing)?|result(?:ed|s)?\s+in|"
+         r"led\s+to|leads?\s+to)\b", "between", True),
+    Rule("disease associated with chem", "induces", "chemical", "disease", r"\b(?:associated|"
+         r"linked)\s+with\s+(?:\w+\s+){0,2}?(?:use|treatment|therapy|exposure|administration|intake)?\s*(?:of|"
+         r"with)?\s*$", "between", False),
     # treatment relations
-    Rule("first-line", "first_line_for", "chemical", "disease", r"\bfirst[- ]line\b|\bdrug\s+of\s+(?:first\s+)?choice\b|\b(?:is|are|was|were)\s+recommended\b", "between", True),
-    Rule("treatment of disease with chem", "treated_with", "disease", "chemical", r"\b(?:treated|managed|controlled)\s+with\b|\btreatment\s+with\b|\bresponded\s+to\b|\bresponsive\s+to\b", "between", True),
-    Rule("chem effective in disease", "treated_with", "disease", "chemical", r"\b(?:effective|efficacious|useful|indicated|approved)\s+(?:in|for|against)\b|\bin\s+the\s+(?:treatment|management)\s+of\b|\b(?:treats?|treating|prevents?|preventing|suppress(?:es|ed)?|abolish(?:es|ed)?|controls?)\b", "between", False),
+    Rule("first-line", "first_line_for", "chemical", "disease", r"\bfirst[- ]line\b|"
+         r"\bdrug\s+of\s+(?:first\s+)?choice\b|\b(?:is|are|was|were)\s+recommended\b", "between", True),
+    Rule("treatment of disease with chem", "treated_with", "disease", "chemical", r"\b(?:treated|managed|"
+         r"controlled)\s+with\b|\btreatment\s+with\b|\bresponded\s+to\b|\bresponsive\s+to\b", "between", True),
+    Rule("chem effective in disease", "treated_with", "disease", "chemical", r"\b(?:effective|efficacious|useful|"
+         r"indicated|approved)\s+(?:in|for|against)\b|\bin\s+the\s+(?:treatment|management)\s+of\b|\b(?:treats?|"
+         r"treating|prevents?|preventing|suppress(?:es|ed)?|abolish(?:es|ed)?|controls?)\b", "between", False),
     # safety
-    Rule("avoid chem", "contraindicated_with", "chemical", "disease", r"\bavoid(?:ed|s)?\b|\bcontraindicat\w*\b|\bshould\s+not\s+be\s+(?:used|given|prescribed)\b", "between", True),
-    Rule("avoid chem in genotype", "contraindicated_with", "chemical", "gene", r"\bavoid(?:ed|s)?\b|\bcontraindicat\w*\b|\bshould\s+not\s+be\s+(?:used|given|prescribed)\b", "between", True),
-    Rule("chem aggravates", "aggravates", "chemical", "disease", r"\baggravat\w*|\bworsen\w*|\bexacerbat\w*", "between", None),
+    Rule("avoid chem", "contraindicated_with", "chemical", "disease", r"\bavoid(?:ed|s)?\b|\bcontraindicat\w*\b|"
+         r"\bshould\s+not\s+be\s+(?:used|given|prescribed)\b", "between", True),
+    Rule("avoid chem in genotype", "contraindicated_with", "chemical", "gene", r"\bavoid(?:ed|s)?\b|"
+         r"\bcontraindicat\w*\b|\bshould\s+not\s+be\s+(?:used|given|prescribed)\b", "between", True),
+    Rule("chem aggravates", "aggravates", "chemical", "disease", r"\baggravat\w*|\bworsen\w*|\bexacerbat\w*",
+         "between", None),
     # etiology and diagnosis
-    Rule("gene variant disease", "caused_by_gene", "disease", "gene", r"\b(?:mutations?|variants?|deletions?|duplications?|loss[- ]of[- ]function|gain[- ]of[- ]function|de\s+novo|pathogenic)\b", "between", None),
-    Rule("disease caused by gene", "caused_by_gene", "disease", "gene", r"\b(?:caused\s+by|due\s+to|results?\s+from)\b", "between", True),
-    Rule("disease characterized by", "characterized_by", "disease", "disease", r"\bcharacteri[sz]ed\s+by\b|\bhallmarks?\b|\bpresent(?:s|ed|ing)?\s+with\b|\bfeatures?\s+(?:of|include)\b", "between", True),
+    Rule("gene variant disease", "caused_by_gene", "disease", "gene", r"\b(?:mutations?|variants?|deletions?|"
+         r"duplications?|loss[- ]of[- ]function|gain[- ]of[- ]function|de\s+novo|pathogenic)\b", "between", None),
+    Rule("disease caused by gene", "caused_by_gene", "disease", "gene", r"\b(?:caused\s+by|due\s+to|results?\s+from)\b",
+         "between", True),
+    Rule("disease characterized by", "characterized_by", "disease", "disease", r"\bcharacteri[sz]ed\s+by\b|"
+         r"\bhallmarks?\b|\bpresent(?:s|ed|ing)?\s+with\b|\bfeatures?\s+(?:of|include)\b", "between", True),
 ]
+
+# %% ../nbs/07_relations.ipynb #3cb9ed19
 _TRIGGER_RE: dict[str, re.Pattern] = {}
 def _trigger(rule: Rule) -> re.Pattern:
     if rule.trigger not in _TRIGGER_RE: _TRIGGER_RE[rule.trigger] = re.compile(rule.trigger, re.I)
@@ -204,7 +227,6 @@ def _trigger(rule: Rule) -> re.Pattern:
 _CLAUSE_BREAK = re.compile(r"\bbut\b|\bwhereas\b|\bwhile\b|\bhowever\b|;")
 _NEGATION = re.compile(r"\bnot\b|\bno\b|\bnever\b|\bwithout\b|\bneither\b|\bnor\b|\bfailed\s+to\b|\bunlikely\b")
 
-# %% ../nbs/07_relations.ipynb #3cb9ed19
 def _pair_context(text: str, head: Hit, tail: Hit):
     "(head first?, text between, its last clause, has a clause break?) for two mentions, or None if they overlap."
     head_first = head.start < tail.start
@@ -255,14 +277,16 @@ def rule_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, rules: list[R
                     if hid == tid or not shared: continue
                     contexts, done = {}, set()
                     for rule in group:
-                        if rule.predicate in done or not (hit := _first_firing(doc, rule, hs, ts, shared, contexts)): continue
+                        if rule.predicate in done: continue
+                        if not (hit := _first_firing(doc, rule, hs, ts, shared, contexts)): continue
                         done.add(rule.predicate); h, t = hit
-                        rows.append(_triplet(doc, hid, h, rule.predicate, tid, t, doc.sentence(h.sent), "rule", 1.0) | {"rule": rule.name})
+                        rows.append(_triplet(doc, hid, h, rule.predicate, tid, t, doc.sentence(h.sent), "rule", 1.0)
+                                    | {"rule": rule.name})
     return pd.DataFrame(rows, columns=TRIPLET_COLUMNS + ["rule"])
 
 # %% ../nbs/07_relations.ipynb #e89a23a1
 def synthetic_mentions(pmid: int, text: str, entities: dict[str, tuple[str, str, str]]) -> pd.DataFrame:
-    "Mentions of the given surface strings in `text`: {surface: (entity_id, type, layer)} (first occurrence each; for examples and tests)."
+    "Mentions of the given surface strings in `text`: {surface: (entity_id, type, layer)} (for examples and tests)."
     rows = []
     for surface, (eid, etype, layer) in entities.items():
         for m in re.finditer(re.escape(surface), text):
@@ -272,10 +296,11 @@ def synthetic_mentions(pmid: int, text: str, entities: dict[str, tuple[str, str,
 
 # %% ../nbs/07_relations.ipynb #b4281057
 def cid_set(table: pd.DataFrame) -> set[tuple]:
-    "(pmid, chemical, disease) triples of a relation table (`chemical`/`disease` columns) or a triplet table (`induces` rows)."
+    "(pmid, chemical, disease) triples of a relation table (`chemical`, `disease`) or a triplet table (`induces` rows)."
     if "predicate" in table.columns:
         t = table[table.predicate == "induces"]
-        return {(int(p), c, d) for p, c, d in zip(t.pmid, t.head_id, t.tail_id) if c.startswith("MESH:") and d.startswith("MESH:")}
+        return {(int(p), c, d) for p, c, d in zip(t.pmid, t.head_id, t.tail_id)
+                if c.startswith("MESH:") and d.startswith("MESH:")}
     return {(int(p), c, d) for p, c, d in zip(table.pmid, table.chemical, table.disease)}
 
 def relation_scores(pred, gold, name: str = "") -> pd.DataFrame:
@@ -285,7 +310,8 @@ def relation_scores(pred, gold, name: str = "") -> pd.DataFrame:
     tp = len(P & G); fp, fn = len(P) - tp, len(G) - tp
     p = tp / (tp + fp) if tp + fp else 0.0; r = tp / (tp + fn) if tp + fn else 0.0
     f = 2 * p * r / (p + r) if p + r else 0.0
-    return pd.DataFrame([dict(name=name, tp=tp, fp=fp, fn=fn, precision=round(p, 4), recall=round(r, 4), f1=round(f, 4))])
+    return pd.DataFrame([dict(name=name, tp=tp, fp=fp, fn=fn,
+                              precision=round(p, 4), recall=round(r, 4), f1=round(f, 4))])
 
 # %% ../nbs/07_relations.ipynb #80dc2b6f
 LLM_TRIPLET_SCHEMA = {
@@ -339,16 +365,19 @@ def _check_llm_triplet(doc: DocEntities, t: dict) -> tuple[dict|None, str|None]:
     if t["head_id"] == t["tail_id"]: return None, "head and tail are the same entity"
     p, h, tl = PREDICATES[t["predicate"]], hits[t["head_id"]][0], hits[t["tail_id"]][0]
     if h.layer not in p.head_layers or tl.layer not in p.tail_layers:
-        return None, f"{t['predicate']} needs {'/'.join(p.head_layers)} -> {'/'.join(p.tail_layers)}, got {h.layer} -> {tl.layer}"
+        return None, (f"{t['predicate']} needs {'/'.join(p.head_layers)} -> {'/'.join(p.tail_layers)}, "
+                      f"got {h.layer} -> {tl.layer}")
     ev = _norm_ws(t["evidence"])
-    sent = next((i for i in range(len(doc.spans)) if ev and (ev in _norm_ws(doc.sentence(i)) or _norm_ws(doc.sentence(i)) in ev)), None)
+    sent = next((i for i in range(len(doc.spans))
+                 if ev and (ev in _norm_ws(doc.sentence(i)) or _norm_ws(doc.sentence(i)) in ev)), None)
     if sent is None: return None, "evidence is not a sentence of this abstract"
     return _triplet(doc, t["head_id"], h, t["predicate"], t["tail_id"], tl, doc.sentence(sent), "llm", 1.0), None
 
 # %% ../nbs/07_relations.ipynb #88273390
 LLM_ERROR_COLUMNS = ["pmid", "stage", "reason"]
 
-def llm_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, llm=None, max_tokens: int = 1024) -> tuple[pd.DataFrame, pd.DataFrame]:
+def llm_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, llm=None,
+                 max_tokens: int = 1024) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Triplets extracted by the LLM, and a table of per-record errors and rejected triplets."
     from epigraph.llm import get_llm
     llm = llm or get_llm()
@@ -367,7 +396,8 @@ def llm_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, llm=None, max_
 # %% ../nbs/07_relations.ipynb #420ce165
 def consensus(*tables: pd.DataFrame) -> pd.DataFrame:
     "Merge triplet tables: one row per (pmid, head, predicate, tail) with the agreeing extractors."
-    t = pd.concat([x for x in tables if x is not None and len(x)], ignore_index=True) if any(x is not None and len(x) for x in tables) else empty_triplets()
+    t = (pd.concat([x for x in tables if x is not None and len(x)], ignore_index=True)
+         if any(x is not None and len(x) for x in tables) else empty_triplets())
     if not len(t): return pd.DataFrame(columns=TRIPLET_COLUMNS + ["extractors", "n_extractors", "evidence", "conflict"])
     t = t.assign(family_of=t.extractor.str.split(":").str[0])
     keys = ["pmid", "head_id", "predicate", "tail_id"]
@@ -383,11 +413,13 @@ def consensus(*tables: pd.DataFrame) -> pd.DataFrame:
     out["extractor"] = "consensus"
     h, tl = out.head_id.to_numpy(dtype=object), out.tail_id.to_numpy(dtype=object)
     lo, hi = np.where(h <= tl, h, tl), np.where(h <= tl, tl, h)     # the pair, whichever way round
-    out["conflict"] = pd.DataFrame(dict(p=out.pmid, lo=lo, hi=hi)).groupby(["p", "lo", "hi"]).p.transform("size").to_numpy() > 1
+    out["conflict"] = (pd.DataFrame(dict(p=out.pmid, lo=lo, hi=hi)).groupby(["p", "lo", "hi"]).p
+                       .transform("size").to_numpy() > 1)
     return out[TRIPLET_COLUMNS + ["extractors", "n_extractors", "evidence", "conflict"]]
 
 # %% ../nbs/07_relations.ipynb #f0ee8a72
-def cid_table(documents: pd.DataFrame, mentions: pd.DataFrame, gold: set, triplets: dict[str, pd.DataFrame], label: str) -> pd.DataFrame:
+def cid_table(documents: pd.DataFrame, mentions: pd.DataFrame, gold: set, triplets: dict[str, pd.DataFrame],
+              label: str) -> pd.DataFrame:
     "CID scores of the co-occurrence baseline, each extractor, and the consensus (any / ≥2 agree)."
     from epigraph.cid import cooccurrence_cid
     rows = [relation_scores(cooccurrence_cid(documents, mentions), gold, "co-occurrence")]
@@ -415,7 +447,7 @@ def _entity_errors(mentions: pd.DataFrame) -> list[tuple]:
 
 def extract(documents: pd.DataFrame, mentions: pd.DataFrame|None = None, use_llm: bool = False,
             model=None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    "Mentions and consensus triplets for `documents` (pmid, title, abstract); rejected documents in `.attrs['rejects']`."
+    "Mentions and consensus triplets for `documents` (pmid, title, abstract); the rejects in `.attrs['rejects']`."
     # model: an `epigraph.cid.CIDClassifier`; None, the trained one (cached)
     from epigraph.cid import learned_triplets   # the classifier builds on this module
     docs = documents.copy()
@@ -454,7 +486,7 @@ def read_documents(path: Path|str) -> sources.Loaded:
     return sources.read_pubmed_xml(path, source=path.name) if is_xml else sources.read_pubtator(path, source=path.name)
 
 def _pubtator_mentions(mentions: pd.DataFrame) -> pd.DataFrame:
-    "Chemical/Disease mentions in the PubTator writer's columns (bare MeSH ids joined by |, else the MeSH view, else -1)."
+    "Chemical/Disease mentions in PubTator writer columns (bare MeSH ids joined by |, else the MeSH view, else -1)."
     role = pd.Series([role_of(t, l) for t, l in zip(mentions.type, mentions.layer)], index=mentions.index, dtype=object)
     m = mentions[role.isin(["chemical", "disease"])].copy()   # a boolean Series: an empty one still keeps the columns
     m["type"] = ["Chemical" if r == "chemical" else "Disease" for r in role[m.index]]
@@ -491,7 +523,8 @@ def _reject_table(path: Path, loaded: sources.Loaded, trip: pd.DataFrame) -> pd.
     return t.astype({"line": "Int64", "record_id": "string"})
 
 # %% ../nbs/07_relations.ipynb #62c31076
-def extract_file(in_path: Path|str, out_path: Path|str, use_llm: bool = False, mentions: pd.DataFrame|None = None) -> dict:
+def extract_file(in_path: Path|str, out_path: Path|str, use_llm: bool = False,
+                 mentions: pd.DataFrame|None = None) -> dict:
     "Read PubTator/PubMed XML, extract, write PubTator with mentions and CID lines; returns counts and rejects."
     in_path, out_path = Path(in_path), check_output_path(out_path, in_path)
     loaded = read_documents(in_path)
@@ -500,8 +533,10 @@ def extract_file(in_path: Path|str, out_path: Path|str, use_llm: bool = False, m
     ments, trip = extract(docs, mentions=mentions, use_llm=use_llm)
     dropped = trip.attrs["rejects"].query("stage == 'document'").pmid
     docs = docs[~docs.pmid.isin(set(dropped))]
-    cid = trip[(trip.predicate == "induces") & trip.head_id.str.startswith("MESH:") & trip.tail_id.str.startswith("MESH:")]
-    rel = pd.DataFrame({"pmid": cid.pmid, "relation": "CID", "chemical": cid.head_id, "disease": cid.tail_id}).drop_duplicates()
+    cid = trip[(trip.predicate == "induces") & trip.head_id.str.startswith("MESH:")
+               & trip.tail_id.str.startswith("MESH:")]
+    rel = pd.DataFrame({"pmid": cid.pmid, "relation": "CID", "chemical": cid.head_id,
+                        "disease": cid.tail_id}).drop_duplicates()
     written = _pubtator_mentions(ments)
     sources.write_pubtator({"documents": docs, "mentions": written, "relations": rel}, out_path)
     return dict(read=loaded.n_read, documents=len(docs), mentions=len(written), cid=len(rel), triplets=len(trip),
