@@ -4,8 +4,8 @@
 
 # %% ../nbs/07b_cid.ipynb #9519968a
 from __future__ import annotations
-import bisect, hashlib, math, pickle, re
-from collections import Counter
+import bisect, functools, hashlib, math, pickle, re
+from collections import Counter, defaultdict
 from pathlib import Path
 import numpy as np, pandas as pd
 from fastcore.basics import patch
@@ -14,9 +14,9 @@ from .relations import (Hit, DocEntities, documents_entities, TRIPLET_COLUMNS, e
                                 hits_by_sentence, bc5cdr_split, gold_mentions, cid_set, relation_scores)
 
 # %% auto #0
-__all__ = ['FEATURE_GROUPS', 'MODEL_VERSION', 'mention_pairs', 'pair_features', 'feature_group', 'TrainingPriors',
-           'CIDClassifier', 'cooccurrence_cid', 'tune_threshold', 'train_cid_classifier', 'learned_triplets',
-           'feature_group_ablation']
+__all__ = ['FEATURE_GROUPS', 'MODEL_VERSION', 'mention_pairs', 'disease_trees', 'broader_diseases', 'pair_features',
+           'feature_group', 'TrainingPriors', 'CIDClassifier', 'cooccurrence_cid', 'tune_threshold',
+           'train_cid_classifier', 'learned_triplets', 'feature_group_ablation']
 
 # %% ../nbs/07b_cid.ipynb #0c04460a
 _TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -89,6 +89,7 @@ def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: li
              c_rank=stats["c_order"][c] / max(1, stats["n_c"]), d_rank=stats["d_order"][d] / max(1, stats["n_d"]),
              c_sents=len(cs) / len(doc.spans), d_sents=len(ds) / len(doc.spans))
     f["both_title"] = f["c_title"] * f["d_title"]
+    f["d_broader"] = float(d in stats["broader"])
     low = doc.low
     f["c_induced"] = float(any(_INDUCED.match(low[h.end:h.end + 15]) for h in chits))
     best = _closest_shared(chits, dhits, doc)
@@ -102,11 +103,29 @@ def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: li
         f["char_gap"], f["c_first"] = 1.0, 0.5
     return f
 
+# %% ../nbs/07b_cid.ipynb #5fc05a82
+@functools.cache
+def disease_trees() -> dict[str, frozenset[str]]:
+    "MeSH disease descriptor → its MeSH tree numbers, from the disease name dictionary."
+    from epigraph.ontologies import load_name_dictionary
+    out = defaultdict(set)
+    names = load_name_dictionary("disease")["names"]
+    for i, trees in zip(names.mesh_id, names.mesh_tree):
+        if i and len(trees): out[i].update(trees)
+    return {k: frozenset(v) for k, v in out.items()}
+
+def broader_diseases(ids: set[str], trees: dict|None = None) -> set[str]:
+    "The ids of `ids` with a MeSH tree number that another id of `ids` extends (a broader disease)."
+    trees = disease_trees() if trees is None else trees
+    numbers = {t: i for i in ids for t in trees.get(i, ())}
+    return {numbers[t] for t in numbers for u in numbers if u.startswith(t + ".") and numbers[u] != numbers[t]}
+
 # %% ../nbs/07b_cid.ipynb #44e15384
 def _doc_stats(doc: DocEntities, chems: dict, dises: dict) -> dict:
     order = lambda hits: {k: i for i, k in enumerate(sorted(hits, key=lambda k: min(h.start for h in hits[k])))}
     return dict(n_c=len(chems), n_d=len(dises), cmax=max((len(v) for v in chems.values()), default=1),
-                dmax=max((len(v) for v in dises.values()), default=1), c_order=order(chems), d_order=order(dises))
+                dmax=max((len(v) for v in dises.values()), default=1), c_order=order(chems), d_order=order(dises),
+                broader=broader_diseases(set(dises)))
 
 def pair_features(docs: list[DocEntities]) -> pd.DataFrame:
     "One row per (pmid, chemical MeSH id, disease MeSH id) of each document, with its features."
@@ -123,6 +142,7 @@ def pair_features(docs: list[DocEntities]) -> pd.DataFrame:
 FEATURE_GROUPS = {
     "co-occurrence and distance": ("n_shared", "any_shared", "sent_dist", "char_gap", "c_first"),
     "title mentions": ("c_title", "d_title", "both_title"),
+    "disease hierarchy (MeSH tree)": ("d_broader",),
     "salience (counts, ranks, spread)": ("c_count", "d_count", "c_frac", "d_frac", "c_top", "d_top", "n_c", "n_d",
                                          "c_rank", "d_rank", "c_sents", "d_sents"),
     "trigger words": ("c_induced", "between_", "sentence_"),
@@ -274,7 +294,7 @@ def cooccurrence_cid(documents: pd.DataFrame, mentions: pd.DataFrame) -> set[tup
     return {(int(p), c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)}
 
 # %% ../nbs/07b_cid.ipynb #0f23637b
-MODEL_VERSION = "cid-lr-3"   # 3: the fitted numbers as plain arrays, no scikit-learn objects
+MODEL_VERSION = "cid-lr-4"   # 3: plain arrays, no scikit-learn objects; 4: the disease-hierarchy feature
 
 def tune_threshold(model: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame,
                    relations: pd.DataFrame) -> pd.DataFrame:
