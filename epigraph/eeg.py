@@ -346,8 +346,7 @@ def _check_signals(where: str, labels: list, spr: list, duration: float, digital
         fs = spr[i] / duration
         if spr[i] <= 0 or not 16 <= fs <= 20_000:
             raise EEGInputError(f"{where}: signal {i + 1} ({lab}) samples at {fs:g} Hz ({spr[i]} per {duration:g}-s "
-                                "record)"
-                                " — expected 16–20,000 Hz")
+                                "record) — expected 16–20,000 Hz")
         if dmin[i] >= dmax[i] or pmin[i] == pmax[i]:
             raise EEGInputError(f"{where}: signal {i + 1} ({lab}) has an empty digital or physical range — corrupt "
                                 "header")
@@ -358,36 +357,50 @@ def _check_size(where: str, size: int, header_bytes: int, n_records: int, record
     if size != expected:
         how = "truncated" if size < expected else "longer than its header says"
         raise EEGInputError(f"{where}: file is {size:,} bytes, the header promises {expected:,} ({n_records} records "
-                            "of "
-                            f"{record_samples * 2:,} bytes) — the file is {how}")
+                            f"of {record_samples * 2:,} bytes) — the file is {how}")
 
-# %% ../nbs/14_eeg.ipynb #b91a24d8
-def read_edf_header(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX_SIGNALS) -> dict:
-    ("The EDF(+) header as a dict, after checks that read at most 256·(1+max_signals) bytes; `EEGInputError` if "
-     "unusable.")
-    path = Path(path); where = str(path)
-    if not path.is_file(): raise EEGInputError(f"{where}: no such file")
-    size = path.stat().st_size
+# %% ../nbs/14_eeg.ipynb #5d34e128
+def _edf_head(path: Path, where: str, max_signals: int) -> tuple[bytes, int, int, bytes]:
+    "The 256-byte header, the number of signals, the header size and the signal headers, each checked as it is read."
     with open(path, "rb") as f:
         head = f.read(256)
-        if len(head) < 256: raise EEGInputError(f"{where}: {len(head)} bytes, an EDF header needs 256 — the file is truncated or not EDF")
+        if len(head) < 256:
+            raise EEGInputError(f"{where}: {len(head)} bytes, an EDF header needs 256 — "
+                                "the file is truncated or not EDF")
         if head[:8] != b"0       ":
             what = "BDF (24-bit)" if head[:1] == b"\xff" else "not EDF"
             raise EEGInputError(f"{where}: version field {head[:8]!r} — {what}; only EDF/EDF+ files are read")
         ns = _field(head[252:256], "number of signals", where, int)
-        if not 1 <= ns <= max_signals: raise EEGInputError(f"{where}: header claims {ns} signals, expected 1–{max_signals}")
+        if not 1 <= ns <= max_signals:
+            raise EEGInputError(f"{where}: header claims {ns} signals, expected 1–{max_signals}")
         header_bytes = _field(head[184:192], "header bytes", where, int)
         if header_bytes != 256 * (ns + 1):
-            raise EEGInputError(f"{where}: header size {header_bytes} bytes, but {ns} signals need {256 * (ns + 1)} — corrupt header")
+            raise EEGInputError(f"{where}: header size {header_bytes} bytes, but {ns} signals need {256 * (ns + 1)} "
+                                "— corrupt header")
         sig = f.read(256 * ns)
-    if len(sig) < 256 * ns: raise EEGInputError(f"{where}: the signal headers are truncated ({len(sig) + 256} of {header_bytes} bytes)")
+    if len(sig) < 256 * ns:
+        raise EEGInputError(f"{where}: the signal headers are truncated ({len(sig) + 256} of {header_bytes} bytes)")
+    return head, ns, header_bytes, sig
+
+# %% ../nbs/14_eeg.ipynb #b91a24d8
+def read_edf_header(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX_SIGNALS) -> dict:
+    ("The EDF(+) header as a dict, after checks that read at most 256·(1+max_signals) bytes; "
+     "`EEGInputError` if unusable.")
+    path = Path(path); where = str(path)
+    if not path.is_file(): raise EEGInputError(f"{where}: no such file")
+    size = path.stat().st_size
+    head, ns, header_bytes, sig = _edf_head(path, where, max_signals)
     n_records = _field(head[236:244], "number of data records", where, int)
     duration = _field(head[244:252], "data record duration", where)
-    if n_records <= 0: raise EEGInputError(f"{where}: {n_records} data records (−1 means the recording was never closed) — nothing to read")
-    if not (math.isfinite(duration) and 0 < duration <= 3600): raise EEGInputError(f"{where}: data record duration {duration} s is not in (0, 3600]")
+    if n_records <= 0:
+        raise EEGInputError(f"{where}: {n_records} data records (−1 means the recording was never closed) — "
+                            "nothing to read")
+    if not (math.isfinite(duration) and 0 < duration <= 3600):
+        raise EEGInputError(f"{where}: data record duration {duration} s is not in (0, 3600]")
     def column(offset, width, name, kind=float):
         base = offset * ns
-        return [_field(sig[base + i * width: base + (i + 1) * width], f"{name} of signal {i + 1}", where, kind) for i in range(ns)]
+        return [_field(sig[base + i * width: base + (i + 1) * width], f"{name} of signal {i + 1}", where, kind)
+                for i in range(ns)]
     labels = [sig[i * 16:(i + 1) * 16].decode("ascii", "replace").strip() for i in range(ns)]
     pmin, pmax = column(104, 8, "physical minimum"), column(112, 8, "physical maximum")
     dmin, dmax = column(120, 8, "digital minimum", int), column(128, 8, "digital maximum", int)
@@ -400,8 +413,10 @@ def read_edf_header(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX
                             "split the recording or pass a larger max_samples")
     _check_size(where, size, header_bytes, n_records, record_samples)
     return dict(path=where, signals=ns, labels=labels, units=units, n_records=n_records, record_seconds=duration,
-                samples_per_record=spr, fs=[s / duration for s in spr], patient=head[8:88].decode("ascii", "replace").strip(),
-                recording=head[88:168].decode("ascii", "replace").strip(), edf_plus=head[192:197] in (b"EDF+C", b"EDF+D"))
+                samples_per_record=spr, fs=[s / duration for s in spr],
+                patient=head[8:88].decode("ascii", "replace").strip(),
+                recording=head[88:168].decode("ascii", "replace").strip(),
+                edf_plus=head[192:197] in (b"EDF+C", b"EDF+D"))
 
 # %% ../nbs/14_eeg.ipynb #4c3a8818
 def write_edf(path, rec: Recording) -> Path:

