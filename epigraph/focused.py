@@ -248,8 +248,7 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
     named = re.findall(r"\bPMID:?\s*(\d{1,9})\b", q.text)
     if not (q.as_of or q.form in ("replaced", "current")): return None
     d = _dated_rows(manifest, found[found.pair] if found.pair.any() else found)
-    # publications, not snapshots
-    if q.target in ("guideline", "dose") and manifest.iloc[list(d.row)].pmid.notna().any():
+    if q.target in ("guideline", "dose") and manifest.iloc[list(d.row)].pmid.notna().any():  # papers, not snapshots
         d = d[manifest.iloc[list(d.row)].pmid.notna().to_numpy()]
     if d.empty: return abstain(q, ents, "with a date")
     if q.as_of:
@@ -263,7 +262,8 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
                  else f" (later records, from {d[d.day > q.as_of].date.iloc[0]} on, are not counted)")
         return _sentence(f"As of {q.as_of}, the latest record was dated {r.date}: {_low(fact_sentence(r))}"
                          f"{later}", only(manifest, last.row))
-    old = d[d.key.isin({f"PMID:{n}" for n in named}) | d.day.str[:4].astype(int).isin({y for y in q.years} | {y + 1 for y in q.years})]
+    old = d[d.key.isin({f"PMID:{n}" for n in named})
+            | d.day.str[:4].astype(int).isin({y for y in q.years} | {y + 1 for y in q.years})]
     if q.form == "current" and len(old):     # the publication named is current when nothing later states the same
         since, last = old.day.max(), d[d.day > old.day.max()]
         if last.empty:
@@ -271,15 +271,15 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
             return _sentence(f"{'No' if q.negated else 'Yes'}. Nothing in the evidence graph dated after {r.date} "
                              f"replaces it: {_low(fact_sentence(r))}", only(manifest, [int(old.row.iloc[-1])]))
         r = manifest.iloc[int(last.row.iloc[0])]
-        return _sentence(f"{'Yes' if q.negated else 'No'}. A later record, dated {r.date}, states it again: {_low(fact_sentence(r))}",
-                         only(manifest, [int(last.row.iloc[0])]))
+        return _sentence(f"{'Yes' if q.negated else 'No'}. A later record, dated {r.date}, states it again: "
+                         f"{_low(fact_sentence(r))}", only(manifest, [int(last.row.iloc[0])]))
     if q.form == "replaced":
         since = old.day.min() if len(old) else d.day.iloc[0]
         nxt = d[(d.day > since) & ~d.key.isin(set(old.key))]
         if nxt.empty: return f"Nothing in the evidence graph dated after {since[:10]} states the same fact about {_names(ents)}."
         r = manifest.iloc[int(nxt.row.iloc[0])]
-        return _sentence(f"It was followed by the record dated {r.date}, the earliest later one: {_low(fact_sentence(r))}",
-                         only(manifest, [int(nxt.row.iloc[0])]))
+        return _sentence(f"It was followed by the record dated {r.date}, the earliest later one: "
+                         f"{_low(fact_sentence(r))}", only(manifest, [int(nxt.row.iloc[0])]))
     r = manifest.iloc[int(d.row.iloc[-1])]
     return _sentence(f"The latest record in the evidence graph is dated {r.date}: {_low(fact_sentence(r))}",
                      only(manifest, [int(d.row.iloc[-1])]))

@@ -28,7 +28,8 @@ def match_text(text: str) -> str:
 
 # %% ../nbs/05_ner.ipynb #696ed690
 def needs_case(term: str) -> bool:
-    "True for surfaces that must match with their case: up to 3 characters, abbreviation-like 4-letter ones, mixed case/digits up to 10."
+    ("True for surfaces that must match with their case: up to 3 characters, abbreviation-like 4-letter ones, "
+     "mixed case/digits up to 10.")
     t = term.strip()
     if len(t) <= 3: return True
     words = t.replace("-", " ").split()   # every word lower-case or capitalised: "pain", "Gout", MeSH's "Uric Acid"
@@ -145,7 +146,8 @@ def find_abbreviations(text: str) -> list[tuple[str, str, int, int, int]]:
         if st is None: continue
         lf = window[st:]
         if len(lf) <= len(sf) or sf.lower() in lf.lower().split(): continue
-        if lf[0] in "([" or ". " in lf or "; " in lf or lf.count("(") != lf.count(")"): continue   # crosses a sentence or bracket
+        # a long form that crosses a sentence or bracket
+        if lf[0] in "([" or ". " in lf or "; " in lf or lf.count("(") != lf.count(")"): continue
         lf_end = lo + len(before); lf_start = lf_end - len(lf)
         if text[lf_start:lf_end] != lf: continue   # the window joined words with single spaces; skip odd spacing
         out.append((sf, lf, lf_start, lf_end, m.start(1) + m.group(1).find(sf)))
@@ -192,7 +194,8 @@ def find_mentions(text: str, matcher: Matcher) -> tuple[list[dict], list[tuple]]
         if key is None: continue
         for m in re.finditer(r"(?<![\w-])" + re.escape(sf) + r"(?![\w-])", text):
             if taken.overlaps(m.start(), m.end()): continue
-            out.append(dict(start=m.start(), end=m.end(), text=sf, key=key, found_by="abbreviation")); taken.add(m.start(), m.end())
+            out.append(dict(start=m.start(), end=m.end(), text=sf, key=key, found_by="abbreviation"))
+            taken.add(m.start(), m.end())
     out.sort(key=lambda m: m["start"])
     return out, defs
 

@@ -395,19 +395,22 @@ def _leaf_lines(ui: UIndex, rows, keep: set, s_idx: set, best: dict, documents: 
 # %% ../nbs/11a_uretrieval.ipynb #15a7908a
 def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = "auto", top_n: int = 60, k: int = 16,
                depth: int = PARAMS.depth, max_leaves: int = 3, token_budget: int = PARAMS.token_budget,
-               max_pmids: int = 3,
-               summary_share: float = 0.25, encoder: str = "tfidf-lsa", summaries: str = "tags", llm=None) -> Retrieved:
-    "U-Retrieval: seeds → query tags → descent to the best document graph → top-N entities + k neighbours → evidence and tag summaries."
+               max_pmids: int = 3, summary_share: float = 0.25, encoder: str = "tfidf-lsa", summaries: str = "tags",
+               llm=None) -> Retrieved:
+    "U-Retrieval: seeds → query tags → best document graph → top-N entities + k neighbours → evidence, tag summaries."
     gi = ui.gi
     params = dict(top_n=top_n, k=k, depth=depth, max_leaves=max_leaves, token_budget=token_budget, tree=ui.key,
                   similarity="cosine of log(1 + count) tag vectors", threshold=MERGE_THRESHOLD)
     if not isinstance(query, str): raise TypeError(f"retrieve_u: the query must be text, got {type(query).__name__}")
-    if not len(ui.names): return Retrieved("u_retrieval", query, reason="the graph has no document graphs (no triplet with evidence)" if gi.n else "the graph has no entities", params=params)
+    if not len(ui.names):
+        return Retrieved("u_retrieval", query, reason="the graph has no document graphs (no triplet with evidence)"
+                         if gi.n else "the graph has no entities", params=params)
     seed_df, reason = seed_indices(gi, query, seeds, how)
     if seed_df.empty: return Retrieved("u_retrieval", query, reason=reason, params=params)
     q = query_tags(ui, query, seed_df)
     if not any(t.startswith("ent:") for t in q):
-        return Retrieved("u_retrieval", query, seeds=seed_df, reason="no document graph holds an entity of the query", params=params)
+        return Retrieved("u_retrieval", query, seeds=seed_df, reason="no document graph holds an entity of the query",
+                         params=params)
     leaves, trail, cover, cos = descend(ui, q, max_leaves)
     params.update(documents=[ui.names[l] for l in leaves], trail=[[int(v) for v in f] for f in trail],
                   coverage=float(cover[leaves[0]]))
@@ -416,18 +419,15 @@ def retrieve_u(ui: UIndex, query: str, seeds: list[str]|None = None, how: str = 
     s_idx = {gi.index[e] for e in seed_df.entity_id}
     score = _entity_scores(ui, query, ents, rows, s_idx, encoder)
     top = ents[np.lexsort((gi.ids[ents], -score))][:max(top_n, 0)]
-    best = dict(zip(ents.tolist(), score.tolist()))
-    keep = set(top.tolist())
+    best = dict(zip(ents.tolist(), score.tolist())); keep = set(top.tolist())
     leaf_rows, items = _leaf_lines(ui, rows, keep, s_idx, best, params["documents"], max_pmids)
     nb_rows, nb_score, nb_items = _neighbour_lines(ui, top, keep, best, k, set(leaf_rows), max_pmids)
     items += nb_items
     summaries, params["summaries"] = _summaries(ui, ui.ancestors(leaves[0])[:max(depth, 0)], summaries, llm)
     sum_lines, sum_text = cut_to_budget([l for l, _ in summaries], int(token_budget * summary_share))
     ev_lines, ev_text = cut_to_budget(list(dict.fromkeys(l for l, _ in items)), token_budget - approx_tokens(sum_text))
-    ids_of = dict(items) | dict(summaries)
-    lines = ev_lines + sum_lines
-    nb = sorted(nb_score, key=lambda v: (-nb_score[v], gi.ids[v]))
-    order = top.tolist() + nb
+    ids_of = dict(items) | dict(summaries); lines = ev_lines + sum_lines
+    nb = sorted(nb_score, key=lambda v: (-nb_score[v], gi.ids[v])); order = top.tolist() + nb
     nodes = pd.DataFrame(dict(entity_id=gi.ids[order] if order else [], name=gi.names[order] if order else [],
                               score=[best[u] for u in top.tolist()] + [nb_score[v] for v in nb],
                               is_seed=[u in s_idx for u in order]), columns=NODE_COLUMNS)
