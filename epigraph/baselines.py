@@ -202,12 +202,10 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
     seeds = [n for n in bg.G.nodes if len(n) >= 3 and (f" {n} " in q or n.replace("-", " ") in q)][:max_seeds]
     if not seeds: return Retrieved("baseline", query, reason="no entity name occurs in the query", params=params)
     try: pr = nx.pagerank(bg.G, alpha=0.85, personalization={s: 1.0 for s in seeds}, weight="weight", max_iter=100)
-    except nx.PowerIterationFailedConvergence as e: return Retrieved("baseline", query, reason="PageRank did not "
-                                                                                               f"converge: {e}",
-                                                                                               params=params)
+    except nx.PowerIterationFailedConvergence as e:
+        return Retrieved("baseline", query, reason=f"PageRank did not converge: {e}", params=params)
     top = sorted(pr, key=lambda n: -pr[n])[:top_nodes]
-    keep = list(dict.fromkeys(top + seeds))
-    H = bg.G.subgraph(keep)
+    keep = list(dict.fromkeys(top + seeds)); H = bg.G.subgraph(keep)
     cands = {}
     for s in seeds:
         seen, frontier = {s}, [[s]]
@@ -221,12 +219,14 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
                     cands[tuple(p)] = sum(H[a][b]["paper_count"] for a, b in zip(p, p[1:]))
             frontier = nxt
     best = sorted(cands.items(), key=lambda kv: -kv[1])[:max_paths]
-    fmt = lambda p: p[0] + "".join(f" --{H[a][b]['relation']} [{H[a][b]['paper_count']} papers]--> {b}" for a, b in zip(p, p[1:]))
+    fmt = lambda p: p[0] + "".join(f" --{H[a][b]['relation']} [{H[a][b]['paper_count']} papers]--> {b}"
+                                   for a, b in zip(p, p[1:]))
     lines, ids, text = cut_lines([(fmt(p), [bg.entity_of[n] for n in p]) for p, _ in best], token_budget)
     gi = bg.gi
     rows = [H[a][b]["row"] for p, _ in best for a, b in zip(p, p[1:])]
     seed_df = table_of(SEED_COLUMNS,
-                       [dict(entity_id=bg.entity_of[s], name=s, text=s, start=q.find(s) - 1, end=q.find(s) - 1 + len(s), confidence=1.0, method="substring") for s in seeds])
+                       [dict(entity_id=bg.entity_of[s], name=s, text=s, start=q.find(s) - 1, end=q.find(s) - 1 + len(s),
+                             confidence=1.0, method="substring") for s in seeds])
     nodes = pd.DataFrame(dict(entity_id=[bg.entity_of[n] for n in keep], name=keep, score=[pr[n] for n in keep],
                               is_seed=[n in seeds for n in keep]), columns=NODE_COLUMNS)
     return Retrieved("baseline", query, seed_df, nodes, edge_table(gi, rows), paths=lines, path_ids=ids,

@@ -107,7 +107,8 @@ def items_frame(items: list[Item]) -> pd.DataFrame:
     cols = list(Item.__dataclass_fields__)
     return pd.DataFrame([asdict(i) for i in items], columns=cols)
 
-# the EpiBench tasks (notebook 13c_tasks), known by name at once, built by the module that is imported on first use
+# the EpiBench tasks (notebooks 13c_tasks, 13d_tasks_time), known by name at once, built by the module imported
+# on first use
 register_task("t1_pubmedqa", "epigraph.tasks:build_pubmedqa",
               "PubMedQA expert-labelled epilepsy items, yes/no/maybe, gold PMID")
 register_task("t1_graph_mc", "epigraph.tasks:build_graph_mc",
@@ -118,9 +119,9 @@ register_task("t4_constraints", "epigraph.tasks:build_constraints",
               "ASM recommendation under sex/childbearing and genotype constraints from the guideline rules")
 register_task("drug_induced", "epigraph.tasks:build_drug_induced",
               "Does X cause seizures? BC5CDR CID yes items and matched co-mention no items, cite PMIDs")
-register_task("temporal", "epigraph.tasks:build_temporal",
+register_task("temporal", "epigraph.tasks_time:build_temporal",
               "As-of-date questions: CPIC guideline versions in force, supersession, Genes4Epilepsy release membership")
-register_task("clinical_course", "epigraph.tasks:build_clinical_course",
+register_task("clinical_course", "epigraph.tasks_time:build_clinical_course",
               "HPO onset windows and the order of feature onsets per disease")
 
 # %% ../nbs/13_bench.ipynb #8a0a28cf
@@ -217,8 +218,7 @@ def source_record(source: str, record_id: str):
     "The raw record `record_id` of `source` (a dict, row or line of text); raises KeyError when it does not exist."
     if source == "pubmedqa":
         it = loaded("pubmedqa")["items"].set_index("pmid")
-        # graph evidence writes PubMedQA records as PMID:<n>
-        return it.loc[int(str(record_id).removeprefix("PMID:"))]
+        return it.loc[int(str(record_id).removeprefix("PMID:"))]   # graph evidence writes PubMedQA records as PMID:<n>
     if source == "hpo":
         file, line = record_id.rsplit(":", 1)
         lines = _file_lines(str(hpo_data_dir()/file))
@@ -226,7 +226,8 @@ def source_record(source: str, record_id: str):
         return lines[int(line) - 1]
     if source.startswith("cpic"):
         cpic = loaded("cpic")
-        if record_id.startswith("guideline:"): return cpic["guidelines"].set_index("guideline_id").loc[int(record_id.split(":")[1])]
+        if record_id.startswith("guideline:"):
+            return cpic["guidelines"].set_index("guideline_id").loc[int(record_id.split(":")[1])]
         if record_id.isdigit(): return cpic["publications"].set_index("pmid").loc[int(record_id)]
         file, line = record_id.rsplit(":", 1)
         p = cpic["pairs"]; hit = p[(p.file == file) & (p.line == int(line))]

@@ -326,11 +326,9 @@ def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, g
                skip: set|None = None, parsed: Question|None = None) -> Reading|None:
     "The offline reader's rule for as-of, supersession and onset-order questions (from the parse); None for any other."
     q = parsed or parse_question(question, gi)
-    sup, order = q.form == "replaced", q.form == "order"
-    when = None if sup else q.as_of
+    sup, order = q.form == "replaced", q.form == "order"; when = None if sup else q.as_of
     if not options or not (when or sup or order): return None
-    skip = skip or set()
-    opts = option_entities(gi, options, option_ids)
+    skip = skip or set(); opts = option_entities(gi, options, option_ids)
     s = pd.DataFrame(dict(option=range(len(options))))
     if not (when or sup): return _read_onset_order(q, options, manifest, gi, opts, skip, s)
     rows = option_rows(manifest, question, options, opts, skip)
@@ -359,8 +357,10 @@ def read_dated(question: str, options: list[str]|None, manifest: pd.DataFrame, g
         if later:
             best = [k for k, d in later.items() if d == min(later.values())]
             if len(best) > 1: return abstain("two later publications share a date")
-            return Reading("dated", best[0], {}, rows[best[0]][:1] + old[:1], "the earliest later publication stating the same facts", s)
-        if len(blank) == 1: return Reading("dated", blank[0], {}, old[:1], "no later publication in the evidence states the same facts", s)
+            return Reading("dated", best[0], {}, rows[best[0]][:1] + old[:1],
+                           "the earliest later publication stating the same facts", s)
+        if len(blank) == 1: return Reading("dated", blank[0], {}, old[:1],
+                                           "no later publication in the evidence states the same facts", s)
         return abstain("no option is a later publication stating the same facts")
 
 # %% ../nbs/11e_readers.ipynb #cf425c48
