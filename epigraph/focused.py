@@ -256,8 +256,7 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
         if then.empty:
             return (f"As of {q.as_of}, the evidence graph holds nothing on {_names(ents)} yet: its first record on "
                     f"this is dated {d.date.iloc[0]}, after that day.")
-        last = then[then.day == then.day.max()]
-        r = manifest.iloc[int(last.row.iloc[0])]
+        last = then[then.day == then.day.max()]; r = manifest.iloc[int(last.row.iloc[0])]
         later = ("" if len(then) == len(d)
                  else f" (later records, from {d[d.day > q.as_of].date.iloc[0]} on, are not counted)")
         return _sentence(f"As of {q.as_of}, the latest record was dated {r.date}: {_low(fact_sentence(r))}"
@@ -276,7 +275,8 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
     if q.form == "replaced":
         since = old.day.min() if len(old) else d.day.iloc[0]
         nxt = d[(d.day > since) & ~d.key.isin(set(old.key))]
-        if nxt.empty: return f"Nothing in the evidence graph dated after {since[:10]} states the same fact about {_names(ents)}."
+        if nxt.empty:
+            return f"Nothing in the evidence graph dated after {since[:10]} states the same fact about {_names(ents)}."
         r = manifest.iloc[int(nxt.row.iloc[0])]
         return _sentence(f"It was followed by the record dated {r.date}, the earliest later one: "
                          f"{_low(fact_sentence(r))}", only(manifest, [int(nxt.row.iloc[0])]))

@@ -510,21 +510,21 @@ def retrieve_hypergraph(gi: GraphIndex, hx: HypergraphIndex, query: str, seeds: 
     if sc.empty: return Retrieved("hypergraph", query, seed_df,
                                   reason="no hyperedge matches the query's entities or words", params=params)
     top = sc.head(min(max(pool, 1), MAX_POOL))
-    chosen = top.iloc[mmr_select(top.score.to_numpy(), hx.encoder.vectors[top.row.to_numpy()], k, lam)].reset_index(drop=True)
+    chosen = (top.iloc[mmr_select(top.score.to_numpy(), hx.encoder.vectors[top.row.to_numpy()], k, lam)]
+              .reset_index(drop=True))
     rows = hx.table.iloc[chosen.row.to_numpy()]
     items = [(hyperedge_line(r, max_keys), list(r.members)) for r in rows.itertuples()]
     kept, used = [], 0
     for i, (l, _) in enumerate(items):          # whole lines, in order, while they fit (as cut_to_budget does)
         n = approx_tokens(l)
         if used + n <= token_budget: kept.append(i); used += n
-    lines, ids = [items[i][0] for i in kept], [items[i][1] for i in kept]
-    text = "\n".join(lines)
-    nodes = _hyperedge_nodes(gi, items, kept, chosen, s_idx)
-    edges = edge_table(gi, _member_edges(gi, ids))
+    lines, ids = [items[i][0] for i in kept], [items[i][1] for i in kept]; text = "\n".join(lines)
+    nodes = _hyperedge_nodes(gi, items, kept, chosen, s_idx); edges = edge_table(gi, _member_edges(gi, ids))
     if not s_idx: reason = f"{reason}: text similarity only"
     params["hyperedges"] = chosen.iloc[kept].drop(columns="row").to_dict("records")   # plain values: JSON-able
     if not kept: reason = (reason + "; " if reason else "") + f"no hyperedge line fits in {token_budget} tokens"
-    return Retrieved("hypergraph", query, seed_df, nodes, edges, paths=lines, path_ids=ids, text=text, reason=reason, params=params)
+    return Retrieved("hypergraph", query, seed_df, nodes, edges, paths=lines, path_ids=ids, text=text, reason=reason,
+                     params=params)
 
 # %% ../nbs/11b_hypergraph.ipynb #d5e524a3
 def _graph_of(R) -> object|None:
