@@ -25,7 +25,8 @@ def _stage(stages: dict, bar, name: str, f, *a, **k):
 # %% ../nbs/09b_build.ipynb #b7c1e0a1
 # every module whose code shapes the saved graph
 GRAPH_CODE_MODULES = ("schema", "sources", "pgdump", "curated", "guidance", "ontologies", "pmids", "lexicon", "ner",
-                      "normalise", "relations", "cid", "adapters", "graph", "store", "ages", "temporal", "build")
+                      "normalise", "relations", "cid", "adapters", "treatment_sources", "graph", "store", "ages",
+                      "temporal", "build")
 
 def graph_code_version() -> str:
     "A hash of the installed source files of `GRAPH_CODE_MODULES` (the code that assembles, dates and saves the graph)."

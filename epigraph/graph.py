@@ -11,11 +11,11 @@ from .schema import (PREDICATES, TIER_RANK, GUIDELINE, GOLD, SILVER, BRONZE, rel
                              validate_triplets, validate_entities, INGESTED_PREFIX)
 from .curated import load_cpic
 from .ontologies import load_epio, load_mesh
-from .adapters import (ASIDE_COLUMNS, CLAIM_COLUMNS, CURATED_POPULATIONS, GUIDELINE_RULES,
-                               PEER_SOURCE, PROPOSAL_COLUMNS, SECONDARY_EXTRACTORS, PLAIN_ID, bc5cdr_source,
-                               claims_frame, cpic_source, epio_source, g4e_source, guidance_source, hpo_source,
-                               peer_source, proposals_frame, pubmedqa_source, relations_source, rule_claims,
-                               rule_drug_entities, rule_pmids, same_name_merges, supplementary_merges)
+from .adapters import (CLAIM_COLUMNS, CURATED_POPULATIONS, GUIDELINE_RULES, PROPOSAL_COLUMNS, PLAIN_ID,
+                               bc5cdr_source, claims_frame, cpic_source, epio_source, g4e_source, hpo_source,
+                               proposals_frame, pubmedqa_source, relations_source, rule_claims, rule_drug_entities,
+                               rule_pmids, same_name_merges, supplementary_merges)
+from .treatment_sources import ASIDE_COLUMNS, PEER_SOURCE, SECONDARY_EXTRACTORS, guidance_source, peer_source
 
 # %% auto #0
 __all__ = ['CANONICAL_ORDER', 'MERGE_COLUMNS', 'XREF_PREFIXES', 'DISEASE_PREFIXES', 'MESH_CONDITIONS', 'LITERATURE_EXTRACTORS',
