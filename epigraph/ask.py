@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from .config import get_settings
 from .retrieval import Retriever, GraphIndex
-from . import question as question_mod
+from . import question_words as words_mod
 
 # %% auto #0
 __all__ = ['SERVED_MODULES', 'WARM_QUESTIONS', 'EVIDENCE_READ', 'SERVED_ARMS', 'served_key', 'Ragged', 'slim', 'served_retriever',
@@ -75,7 +75,7 @@ def _install(state: dict) -> Retriever:
     from epigraph.normalise import preset_normaliser
     from epigraph import readers as readers_mod
     for stages, norm in state["normalisers"].items(): preset_normaliser(norm, stages)
-    question_mod.ENGLISH, readers_mod.REGISTRY = state["english"], state["registry"]
+    words_mod.ENGLISH, readers_mod.REGISTRY = state["english"], state["registry"]
     return state["retriever"]
 
 def _build_state(folder: Path) -> dict:
@@ -91,7 +91,7 @@ def _build_state(folder: Path) -> dict:
         known |= set(saved_table(folder, "registry").pmid.astype(int).tolist())
     known = frozenset(known)
     return dict(retriever=Retriever(slim(R.graph)), normalisers={tuple(STAGES): default_normaliser(stages=STAGES)},
-                english=question_mod.english_words(), registry=known)
+                english=words_mod.english_words(), registry=known)
 
 # %% ../nbs/12c_ask.ipynb #f3417997
 def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Retriever:

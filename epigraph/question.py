@@ -4,181 +4,18 @@
 
 # %% ../nbs/11c_question.ipynb #d91dc5f7
 from __future__ import annotations
-import re, unicodedata
+import re
 from dataclasses import dataclass, field, asdict
-from functools import lru_cache
 import numpy as np, pandas as pd
-from .retrieval import GraphIndex, link_seeds, word_key
+from .retrieval import GraphIndex, link_seeds
+from .question_words import (QUESTION_WORDS, clean_question, expand_names, correct_typos, prefix_entities,
+                                     american_spelling, age_entities, _name_words, _is_english)
 
 # %% auto #0
-__all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'QUESTION_WORDS', 'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS',
-           'TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS',
-           'YES_NO', 'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'ENGLISH', 'ENDINGS',
-           'RISK', 'BENEFIT', 'TIER_WORDS', 'FOCUS_ROWS', 'clean_question', 'expand_names', 'correct_typos',
-           'prefix_entities', 'american_spelling', 'age_entities', 'Target', 'asked_noun', 'question_target',
-           'parse_as_of', 'hpo_branch', 'entity_types', 'fits_target', 'Question', 'last_clause', 'english_words',
-           'polarity', 'link_question', 'parse_question', 'focus_rows']
-
-# %% ../nbs/11c_question.ipynb #d50c59dc
-MAX_QUESTION_CHARS = 2_000   # a long clinical question is a few hundred characters; past this it is not a question
-
-def clean_question(text) -> str:
-    ("The question as printable text (invalid bytes replaced, control characters dropped, spaces folded); raises "
-     "ValueError.")
-    if isinstance(text, bytes): text = text.decode("utf-8", errors="replace")
-    if not isinstance(text, str): raise ValueError(f"the question must be text, got {type(text).__name__}")
-    text = text.encode("utf-8", errors="replace").decode("utf-8")          # lone surrogates from invalid bytes -> '?'
-    text = "".join(c if unicodedata.category(c)[0] != "C" else " " for c in unicodedata.normalize("NFC", text))
-    text = " ".join(text.split())
-    if not text: raise ValueError("the question is empty")
-    if len(text) > MAX_QUESTION_CHARS:
-        raise ValueError(f"the question is {len(text):,} characters long; at most {MAX_QUESTION_CHARS:,} are read")
-    return text
-
-# %% ../nbs/11c_question.ipynb #2871cefa
-ABBREVIATIONS = {
-    "CBZ": "carbamazepine", "OXC": "oxcarbazepine", "ESL": "eslicarbazepine", "VPA": "valproic acid",
-    "LEV": "levetiracetam", "BRV": "brivaracetam", "PHT": "phenytoin", "LTG": "lamotrigine", "TPM": "topiramate",
-    "ZNS": "zonisamide", "ESM": "ethosuximide", "PB": "phenobarbital", "CLB": "clobazam", "CZP": "clonazepam",
-    "LCM": "lacosamide", "PER": "perampanel", "GBP": "gabapentin", "PGB": "pregabalin", "VGB": "vigabatrin",
-    "RUF": "rufinamide", "STP": "stiripentol", "FFA": "fenfluramine", "CBD": "cannabidiol", "FBM": "felbamate",
-    "PRM": "primidone", "SUL": "sulthiame", "ACTH": "corticotropin"}
-BRANDS = {
-    "tegretol": "carbamazepine", "trileptal": "oxcarbazepine", "depakote": "valproic acid", "depakine": "valproic acid",
-    "epilim": "valproic acid", "dilantin": "phenytoin", "epanutin": "phenytoin", "keppra": "levetiracetam",
-    "briviact": "brivaracetam", "lamictal": "lamotrigine", "topamax": "topiramate", "zonegran": "zonisamide",
-    "zarontin": "ethosuximide", "sabril": "vigabatrin", "diacomit": "stiripentol", "epidiolex": "cannabidiol",
-    "epidyolex": "cannabidiol", "fintepla": "fenfluramine", "vimpat": "lacosamide", "fycompa": "perampanel",
-    "onfi": "clobazam", "frisium": "clobazam", "banzel": "rufinamide", "inovelon": "rufinamide",
-    "neurontin": "gabapentin", "lyrica": "pregabalin", "klonopin": "clonazepam", "rivotril": "clonazepam",
-    "wellbutrin": "bupropion", "zyban": "bupropion", "mysoline": "primidone", "felbatol": "felbamate"}
-
-def expand_names(text: str) -> tuple[str, list[str]]:
-    "The text with abbreviations and brand names replaced by the generic name, and a note of each replacement."
-    notes = []
-    def abbr(m):
-        notes.append(f"{m.group()} = {ABBREVIATIONS[m.group()]}"); return ABBREVIATIONS[m.group()]
-    def brand(m):
-        notes.append(f"{m.group()} = {BRANDS[m.group().lower()]}"); return BRANDS[m.group().lower()]
-    text = re.sub(r"\b(?:%s)\b" % "|".join(ABBREVIATIONS), abbr, text)
-    text = re.sub(r"\b(?:%s)\b" % "|".join(BRANDS), brand, text, flags=re.I)
-    return text, notes
-
-# %% ../nbs/11c_question.ipynb #e2a1fe56
-QUESTION_WORDS = set("""a about accord according added adverse after age ages all also an and answer any anything appear
-are as associated at avoid back be been before begin begins best by can carrier carriers carries carry cause caused
-causes causing child children clinical common could current currently data did do does dose dosing drug drugs during
-early effect effects evidence ever feature features first for from gene genes genetic give given guideline guidelines
-had has have how i if in inherit inherited inheritance is it its known late linked list look main may me medication
-medications medicine might mid most my no not of on onset or other patient patients people point points cpic hpo omim orphanet genes4epilepsy prescribe publication
-recommend recommended reported risk risks safe say seen should show side start starts still such syndrome tell than
-that the their them there these they this those treat treated treating treatment treatments typical typically usually
-variant variants was what when where which while who why will with would year years you your""".split())
-
-@lru_cache(maxsize=8)
-def _keys_by_words(gi: GraphIndex) -> dict[int, list[str]]:
-    from epigraph.retrieval import _name_table
-    out: dict[int, list[str]] = {}
-    for k in _name_table(gi):
-        if len(k) >= 6: out.setdefault(k.count(" ") + 1, []).append(k)
-    return out
-
-def correct_typos(gi: GraphIndex, text: str, covered: list[tuple[int, int]],
-                  cutoff: float = 90.0) -> tuple[str, list[str]]:
-    "Replace uncovered word runs that nearly equal a graph name by that name; returns the text and notes."
-    from rapidfuzz import process, fuzz
-    keys = _keys_by_words(gi)
-    words = list(re.finditer(r"[A-Za-z][A-Za-z0-9'-]*", text))
-    names = _name_words(gi)
-    open_ = [not any(a <= m.start() < b for a, b in covered) and m.group().lower() not in QUESTION_WORDS
-             and m.group().lower() not in names and not _is_english(m.group().lower()) for m in words]   # a misspelt word
-    out, notes, i = text, [], 0
-    while i < len(words):
-        for n in (3, 2, 1):
-            run = words[i:i + n]
-            if len(run) < n or not any(open_[i:i + n]) or any(b.start() - a.end() > 1 for a, b in zip(run, run[1:])): continue
-            span = text[run[0].start():run[-1].end()]
-            key = word_key(span)
-            if len(key) < 6 or not keys.get(n): continue
-            hit = process.extractOne(key, keys[n], scorer=fuzz.ratio, score_cutoff=cutoff)
-            if hit and hit[0] != key:
-                out = out.replace(span, hit[0], 1); notes.append(f"{span} ~ {hit[0]}"); i += n; break
-        else: i += 1
-    return out, notes
-
-# %% ../nbs/11c_question.ipynb #7adb47f8
-MAX_PREFIX_HITS = 3
-
-def _sorted_keys(gi: GraphIndex) -> list[str]:
-    from epigraph.retrieval import _name_table
-    if getattr(gi, "_sorted_keys", None) is None: gi._sorted_keys = sorted(_name_table(gi))
-    return gi._sorted_keys
-
-def prefix_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -> pd.DataFrame:
-    "Seed rows for uncovered runs of words that begin at most `MAX_PREFIX_HITS` graph names (longest run first)."
-    from bisect import bisect_left
-    from epigraph.retrieval import _name_table, table_of, SEED_COLUMNS
-    keys, table = _sorted_keys(gi), _name_table(gi)
-    words = list(re.finditer(r"[A-Za-z][A-Za-z0-9'-]*", text))
-    rows, used = [], set()
-    for n in (3, 2, 1):
-        for i in range(len(words) - n + 1):
-            run = words[i:i + n]
-            if used & set(range(i, i + n)) or any(a <= w.start() < b for w in run for a, b in covered): continue
-            if any(w.group().lower() in QUESTION_WORDS for w in (run[0], run[-1])): continue
-            key = word_key(text[run[0].start():run[-1].end()])
-            if len(key) < 5 or n == 1 and not re.search(r"[A-Z0-9]", run[0].group()): continue
-            lo = bisect_left(keys, key + " "); hits = []
-            while lo < len(keys) and keys[lo].startswith(key + " ") and len(hits) <= MAX_PREFIX_HITS:
-                hits.append(keys[lo]); lo += 1
-            ids = sorted({v for k in hits for v in table[k]})
-            if not hits or len(hits) > MAX_PREFIX_HITS or len(ids) > MAX_PREFIX_HITS: continue
-            used |= set(range(i, i + n))
-            rows += [dict(entity_id=gi.ids[v], name=gi.names[v], text=text[run[0].start():run[-1].end()],
-                          start=run[0].start(), end=run[-1].end(), confidence=0.5, method="name prefix") for v in ids]
-    return table_of(SEED_COLUMNS, rows)
-
-# %% ../nbs/11c_question.ipynb #7d72867b
-BRITISH = [(r"isation", "ization"), (r"ise(d|s)?$", r"ize\1"), (r"ising$", "izing"), (r"our$", "or"), (r"ours$", "ors"),
-           (r"^paed", "ped"), (r"aem", "em"), (r"^oe", "e"), (r"oea", "ea"), (r"^foet", "fet"), (r"ae", "e"),
-           (r"tre$", "ter")]
-AGE_WORDS = {   # age words -> the HPO onset term they name (looked up by name in the graph)
-    r"infancy|infants?|infantile": "Infantile onset", r"neonatal(?: period)?|newborns?": "Neonatal onset",
-    r"childhood": "Childhood onset", r"adulthood|adult life": "Adult onset",
-    r"birth|congenital(?:ly)?": "Congenital onset",
-    r"adolescence|teenage years|juvenile": "Juvenile onset",
-    r"fetal life|pregnancy|prenatal(?:ly)?|antenatal": "Antenatal onset",
-    r"old age|late life": "Late onset", r"middle age": "Middle age onset"}
-
-def _name_words(gi: GraphIndex) -> set[str]:
-    from epigraph.retrieval import _name_table
-    if getattr(gi, "_name_words", None) is None: gi._name_words = {w for k in _name_table(gi) for w in k.split()}
-    return gi._name_words
-
-def american_spelling(gi: GraphIndex, text: str) -> tuple[str, list[str]]:
-    "Fold British spellings word by word when the American form is a word of a graph name and the British one is not."
-    words, notes = _name_words(gi), []
-    def fold(m):
-        w = m.group(); low = w.lower()
-        if low in words: return w
-        for pat, rep in BRITISH:
-            am = re.sub(pat, rep, low)
-            if am != low and am in words:
-                notes.append(f"{w} = {am}"); return am if w.islower() else am[:1].upper() + am[1:]
-        return w
-    return re.sub(r"[A-Za-z]{4,}", fold, text), notes
-
-def age_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -> pd.DataFrame:
-    "Seed rows for age words after 'in', 'at', 'during' or 'from' that name an HPO onset term the graph holds."
-    from epigraph.retrieval import _name_table, table_of, SEED_COLUMNS
-    table, rows = _name_table(gi), []
-    for pat, term in AGE_WORDS.items():
-        for m in re.finditer(rf"\b(?:in|at|during|from|before|after) (?:the |an? |early |late )?(?P<w>{pat})\b",
-                             text, re.I):
-            if any(a <= m.start("w") < b for a, b in covered): continue
-            rows += [dict(entity_id=gi.ids[v], name=gi.names[v], text=m["w"], start=m.start("w"), end=m.end("w"),
-                          confidence=0.8, method="age word") for v in table.get(word_key(term), {})]
-    return table_of(SEED_COLUMNS, rows)
+__all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO',
+           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'RISK', 'BENEFIT', 'TIER_WORDS',
+           'FOCUS_ROWS', 'Target', 'asked_noun', 'question_target', 'parse_as_of', 'hpo_branch', 'entity_types',
+           'fits_target', 'Question', 'last_clause', 'polarity', 'link_question', 'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -269,7 +106,7 @@ CAUSE = re.compile(r"\bcaus\w*|\blinked (?:to|with)\b|\bassociated with\b|\bresp
                    r"\bbehind\b", re.I)
 
 def question_target(text: str, types: set|frozenset = frozenset(), masked: str|None = None) -> str|None:
-    "The question's target: the asked noun (a drug becomes a caution or a dose when the question says so), else the cues."
+    "The question's target: the asked noun (a drug becomes a caution or a dose when the question says so), else cues."
     low = (masked or text).lower()       # cues are read outside the names of things ('new-onset' in a disease name)
     cue = next((t for t, p in CUES if re.search(p, low)), None)
     noun = asked_noun(text)
@@ -277,7 +114,7 @@ def question_target(text: str, types: set|frozenset = frozenset(), masked: str|N
     if noun == "drug" and PHARMACOGENOMIC.search(low): return "dose"     # a drug asked for by its gene-drug guidance
     if noun == "drug" and (cue == "adverse_event" or re.search(r"\bcaus(?:e|es|ing)\b", low)): return "adverse_event"
     if noun or cue: return noun or cue
-    if CAUSE.search(low):     # "can X cause Y?": an adverse event when a drug is named; a feature or a gene for a disease
+    if CAUSE.search(low):     # "can X cause Y?": an adverse event when a drug is named; a feature or gene for a disease
         if types & {"chemical", "drug"}: return "adverse_event"
         if types & {"disease", "syndrome"}: return "feature" if types & {"phenotype", "adverse_effect"} else "gene"
     return None
@@ -424,25 +261,6 @@ def _entity_rows(gi: GraphIndex, seeds: pd.DataFrame) -> list[dict]:
                  start=int(s.start), end=int(s.end), method=s.method) for s in seeds.itertuples(index=False)]
 
 # %% ../nbs/11c_question.ipynb #c0de30d4
-ENGLISH: frozenset|None = None     # the word lists, once loaded (or set from a served copy, `epigraph.ask`)
-
-def english_words() -> frozenset:
-    "Lower-case English words (Webster's 2nd and GCIDE, from the MIT-licensed `english-words` package)."
-    global ENGLISH
-    if ENGLISH is None:
-        from english_words import get_english_words_set
-        ENGLISH = frozenset(get_english_words_set(["web2", "gcide"], lower=True))
-    return ENGLISH
-
-ENDINGS = ("s", "es", "ed", "d", "ing", "ly", "er", "ers", "ation", "ations")
-
-def _is_english(w: str) -> bool:
-    "Is the word, or its stem without a common ending (British -ise folded to -ize), in the English word lists?"
-    words, w = english_words(), re.sub(r"is(e|ed|es|ing|ation)$", r"iz\1", w)
-    stems = {w} | {w[:-len(e)] + x for e in ENDINGS if w.endswith(e) and len(w) > len(e) + 2 for x in ("", "e")}
-    stems |= {w[:-3] + "y" for e in ("ies", "ied") if w.endswith(e)}
-    return any(x in words for x in stems)
-
 def _unknown_words(text: str, covered: list[tuple[int, int]], name_words: set = frozenset()) -> list[str]:
     ("Words of five letters or more, outside every linked span, that are in no graph name and no English word list: "
      "names.")
@@ -489,11 +307,13 @@ def link_question(gi: GraphIndex, text: str) -> tuple[str, pd.DataFrame, list[st
     if typos: seeds = link_seeds(gi, fixed)
     seeds = seeds.loc[np.array([not _in_compound(fixed, a, b) for a, b in zip(seeds.start, seeds.end)], dtype=bool)]
     covered = list(zip(seeds.start, seeds.end))
-    more = [d for d in (prefix_entities(gi, fixed, covered), age_entities(gi, fixed, covered), _same_span_names(gi, fixed, seeds)) if len(d)]
+    more = (prefix_entities(gi, fixed, covered), age_entities(gi, fixed, covered), _same_span_names(gi, fixed, seeds))
+    more = [d for d in more if len(d)]
     if more: seeds = pd.concat([seeds, *more], ignore_index=True).sort_values("start", kind="stable")
     return fixed, seeds, notes + folded + typos
 
-TIER_WORDS = re.compile(r"(?:gold|silver|bronze)\s+(?:evidence|tiers?|standards?|levels?|citations?|sources?|rows?)\b", re.I)
+TIER_WORDS = re.compile(r"(?:gold|silver|bronze)\s+"
+                        r"(?:evidence|tiers?|standards?|levels?|citations?|sources?|rows?)\b", re.I)
 
 def _in_compound(text: str, a: int, b: int) -> bool:
     "Does the span name nothing: part of a hyphenated word ('gold-standard'), or an evidence tier ('GOLD evidence')?"
@@ -506,7 +326,8 @@ def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataF
     names = link_by_names(gi, text)
     names = names[names.method == "graph name"]
     spans, ids = set(zip(seeds.start, seeds.end)), set(seeds.entity_id)
-    return names.loc[np.array([(a, b) in spans and i not in ids for a, b, i in zip(names.start, names.end, names.entity_id)], dtype=bool)]
+    same = [(a, b) in spans and i not in ids for a, b, i in zip(names.start, names.end, names.entity_id)]
+    return names.loc[np.array(same, dtype=bool)]
 
 # %% ../nbs/11c_question.ipynb #92d5efdd
 def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Question:
@@ -529,8 +350,11 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
         if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, "
                                                                   "as_of)")
         setattr(q, k, v)
-    if q.target is not None and q.target not in TARGETS: raise ValueError(f"parse_question: unknown target {q.target!r}")
-    if not q.entities: q.unparsed.append("no entity of the graph is named" + (f" ({', '.join(q.unknown)} is not in it)" if q.unknown else ""))
+    if q.target is not None and q.target not in TARGETS:
+        raise ValueError(f"parse_question: unknown target {q.target!r}")
+    if not q.entities:
+        why = f" ({', '.join(q.unknown)} is not in it)" if q.unknown else ""
+        q.unparsed.append("no entity of the graph is named" + why)
     if q.target is None: q.unparsed.append("no target: the question does not say what kind of answer it wants")
     return q
 
@@ -545,6 +369,7 @@ def focus_rows(gi: GraphIndex, q: Question, most: int = FOCUS_ROWS) -> list[int]
         preds = set(q.predicates)
         for u in idx:
             other = lambda x: int(gi.tail[x]) if gi.head[x] == u else int(gi.head[x])
-            keep = [int(x) for x in gi.incident(u) if gi.predicate[x] in preds and fits_target(gi, q.target, gi.ids[other(x)])]
+            keep = [int(x) for x in gi.incident(u)
+                    if gi.predicate[x] in preds and fits_target(gi, q.target, gi.ids[other(x)])]
             rows += keep[:most]
     return list(dict.fromkeys(rows))
