@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from epigraph.config import SOURCES, fetch
-from epigraph.graph import assemble, unresolvable_evidence, split_names, GOLD, GUIDELINE
+from epigraph.graph import assemble, GOLD, GUIDELINE
+from epigraph.graph_checks import unresolvable_evidence, split_names
 from epigraph.adapters import rule_pmids, GUIDELINE_RULES
 from epigraph.store import save_kg, load_kg, to_igraph, export_graphml, export_neo4j
 from epigraph.ontologies import hpo_data_dir
