@@ -214,7 +214,8 @@ def _nav_html(pages: list[tuple[str, str, str]], current: str) -> str:
             + "".join(items) + "</ul></nav>")
 
 _SITE_CSS = """<style>
-#book-nav{position:fixed;top:0;left:0;width:250px;height:100%;overflow:auto;background:#f6f7f9;border-right:1px solid #ddd;
+#book-nav{position:fixed;top:0;left:0;width:250px;height:100%;overflow:auto;background:#f6f7f9;\
+border-right:1px solid #ddd;
  font:14px/1.4 system-ui,sans-serif;padding:12px}#book-nav ul{list-style:none;padding:0}#book-nav li{margin:4px 0}
 #book-nav li.sec{margin-top:14px;font-weight:600;color:#555}#book-nav li.here a{font-weight:700}
 #book-nav .book-title{font-size:20px;font-weight:700}body{margin-left:280px !important}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 MAX_MODULE_LINES, MAX_FUNCTION_LINES, MAX_CELL_LINES, MAX_LINE_CHARS = 550, 50, 40, 120
 OVER_TODAY: dict[str, int] = {}   # modules over the bar, each at the size it may not pass (none since 2026-12-02)
-LONG_LINES_TODAY = 68             # lines over MAX_LINE_CHARS in epigraph/*.py on 2026-12-04 (nbdev __all__ lines excused)
+LONG_LINES_TODAY = 0              # lines over MAX_LINE_CHARS in epigraph/*.py: none since 2026-12-04 (the bar is met)
 LONG_FUNCTIONS_TODAY = 0          # functions over MAX_FUNCTION_LINES: none since 2026-12-02 (the bar is met)
 LONG_CELLS_TODAY = 0              # exported cells over MAX_CELL_LINES: none since 2026-12-03 (the bar is met)
 
