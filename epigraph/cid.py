@@ -375,11 +375,12 @@ def feature_group_ablation(documents: pd.DataFrame, relations: pd.DataFrame, men
                            tune_on: str = "gold") -> pd.DataFrame:
     "CID scores per mention set with all feature groups and with each left out (each variant refit and retuned)."
     tr, gold = bc5cdr_split("train"), cid_set(relations)
+    train_mentions = gold_mentions(tr)   # the same for every variant
     built = {name: documents_entities(documents, m) for name, m in mention_sets.items()}
     rows = []
     for left_out in (None, *FEATURE_GROUPS):
         model = CIDClassifier(without=(left_out,) if left_out else ())
-        model.fit(tr["documents"], gold_mentions(tr), tr["relations"])
+        model.fit(tr["documents"], train_mentions, tr["relations"])
         tune_threshold(model, documents, mention_sets[tune_on], relations)
         for name, m in mention_sets.items():
             s = relation_scores(_chosen_pairs(model, documents, m, built[name]), gold).iloc[0]
