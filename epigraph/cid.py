@@ -4,7 +4,7 @@
 
 # %% ../nbs/07b_cid.ipynb #9519968a
 from __future__ import annotations
-import bisect, functools, hashlib, math, pickle, re
+import bisect, functools, hashlib, math, os, pickle, re
 from collections import Counter, defaultdict
 from pathlib import Path
 import numpy as np, pandas as pd
@@ -104,15 +104,30 @@ def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: li
     return f
 
 # %% ../nbs/07b_cid.ipynb #5fc05a82
+def _trees_path() -> Path:
+    "Where the trees are kept: named by the SHA-256 of the dictionary file they are read from."
+    from epigraph.ontologies import NAME_DICTIONARIES, package_file
+    digest = hashlib.sha256(package_file(*NAME_DICTIONARIES["disease"]).read_bytes()).hexdigest()[:16]
+    return get_settings().build_dir/"relations"/f"disease_trees_{digest}.pkl"
+
 @functools.cache
 def disease_trees() -> dict[str, frozenset[str]]:
-    "MeSH disease descriptor → its MeSH tree numbers, from the disease name dictionary."
+    "MeSH disease descriptor → its MeSH tree numbers, from the disease name dictionary (kept on disk once read)."
     from epigraph.ontologies import load_name_dictionary
+    path = _trees_path()
+    try:
+        with open(path, "rb") as f: return pickle.load(f)
+    except Exception: pass      # not written yet, or damaged: read the dictionary again
     out = defaultdict(set)
     names = load_name_dictionary("disease")["names"]
     for i, trees in zip(names.mesh_id, names.mesh_tree):
-        if i and len(trees): out[i].update(trees)
-    return {k: frozenset(v) for k, v in out.items()}
+        if isinstance(i, str) and len(trees): out[i].update(trees)   # a name without a MeSH id has NaN
+    out = {k: frozenset(v) for k, v in out.items()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f: pickle.dump(out, f)
+    tmp.replace(path)           # atomic: a reader sees the old file or the whole new one
+    return out
 
 def broader_diseases(ids: set[str], trees: dict|None = None) -> set[str]:
     "The ids of `ids` with a MeSH tree number that another id of `ids` extends (a broader disease)."

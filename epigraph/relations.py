@@ -269,10 +269,10 @@ def rule_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, rules: list[R
     rows, grouped = [], _rules_by_roles(rules)
     for doc in docs if docs is not None else documents_entities(documents, mentions):
         for (hr, tr), group in grouped.items():
+            tails = [(tid, doc.grouped(thits)) for tid, thits in doc.by_role[tr].items()]
             for hid, hhits in doc.by_role[hr].items():
                 hs = doc.grouped(hhits)
-                for tid, thits in doc.by_role[tr].items():
-                    ts = doc.grouped(thits)
+                for tid, ts in tails:
                     shared = sorted(hs.keys() & ts.keys())
                     if hid == tid or not shared: continue
                     contexts, done = {}, set()
