@@ -16,13 +16,13 @@ from .ontologies import load_mesh, load_hpo, load_epio, load_name_dictionary, pa
 from .curated import load_cpic, load_genes4epilepsy
 
 # %% auto #0
-__all__ = ['LEXICON_COLUMNS', 'HOW', 'CHEMICAL_QUALIFIERS', 'DISEASE_QUALIFIERS', 'GENE_PRODUCT_QUALIFIER', 'MACROMOLECULE',
-           'EPIO_PATTERN', 'GENERIC_INJURY', 'CURATED_ALIASES', 'SMALL_MOLECULE_TREES', 'DISEASE_NAME_SKIP_TREES',
-           'NAME_MIN_CHARS', 'DISEASE_WORD_MIN_CHARS', 'LEXICON_VERSION', 'normalise_key', 'lexicon_rows',
-           'mesh_qualifiers', 'mesh_descriptor_types', 'uninverted', 'mesh_terms', 'hpo_terms', 'epio_terms',
-           'epio_xrefs', 'cpic_terms', 'gene_terms', 'training_mentions', 'learned_terms', 'pattern_terms',
-           'curated_terms', 'bridge_terms', 'canonical_mesh_ids', 'drug_name_terms', 'disease_name_terms',
-           'build_lexicon', 'load_lexicon']
+__all__ = ['LEXICON_COLUMNS', 'HOW', 'CHEMICAL_QUALIFIERS', 'DISEASE_QUALIFIERS', 'GENE_PRODUCT_QUALIFIER',
+           'STRUCTURE_QUALIFIERS', 'MACROMOLECULE', 'EPIO_PATTERN', 'GENERIC_INJURY', 'CURATED_ALIASES',
+           'SMALL_MOLECULE_TREES', 'DISEASE_NAME_SKIP_TREES', 'NAME_MIN_CHARS', 'DISEASE_WORD_MIN_CHARS',
+           'LEXICON_VERSION', 'normalise_key', 'lexicon_rows', 'mesh_qualifiers', 'mesh_descriptor_types', 'uninverted',
+           'mesh_terms', 'hpo_terms', 'epio_terms', 'epio_xrefs', 'cpic_terms', 'gene_terms', 'training_mentions',
+           'learned_terms', 'pattern_terms', 'curated_terms', 'bridge_terms', 'canonical_mesh_ids', 'drug_name_terms',
+           'disease_name_terms', 'build_lexicon', 'load_lexicon']
 
 # %% ../nbs/04_lexicon.ipynb #5c43a8e6
 _SPACE_CHARS = str.maketrans({c: " " for c in "-\u2010\u2011\u2012\u2013\u2014\u2212/_\u00a0\t\n\r"})
@@ -50,6 +50,9 @@ def lexicon_rows(terms, ids, entity_type, source: str, how: str, counts=1, id_gr
 CHEMICAL_QUALIFIERS = {"Q000009": "adverse effects", "Q000008": "administration & dosage"}
 DISEASE_QUALIFIERS = {"Q000175": "diagnosis", "Q000209": "etiology"}
 GENE_PRODUCT_QUALIFIER = {"Q000235": "genetics"}
+# allowed together only with substances seen under a microscope and acted on by drugs: proteins, nucleic acids,
+# lipoproteins (fibrin, prothrombin, DNA); not with small molecules (dopamine) nor polysaccharides (heparin)
+STRUCTURE_QUALIFIERS = {"Q000648": "ultrastructure", "Q000187": "drug effects"}
 
 def mesh_qualifiers(path: Path|None = None) -> dict[str, set[str]]:
     "MESH descriptor id → the qualifier ids MeSH allows with it (from the package's descriptor/qualifier rows)."
@@ -60,13 +63,15 @@ def mesh_qualifiers(path: Path|None = None) -> dict[str, set[str]]:
     return q
 
 def mesh_descriptor_types(path: Path|None = None) -> pd.DataFrame:
-    "MESH id → `chemical` or `disease` from the allowed qualifiers, and whether it is a gene product (protein)."
+    ("MESH id → `chemical` or `disease` from the allowed qualifiers, whether it is a gene product, and whether a "
+     "structural macromolecule (a gene product that also allows both `STRUCTURE_QUALIFIERS`).")
     rows = []
     for d, qs in mesh_qualifiers(path).items():
         if set(CHEMICAL_QUALIFIERS) <= qs: t = "chemical"
         elif set(DISEASE_QUALIFIERS) <= qs: t = "disease"
         else: continue
-        rows.append(dict(id=d, entity_type=t, gene_product=t == "chemical" and bool(qs & set(GENE_PRODUCT_QUALIFIER))))
+        gene = t == "chemical" and bool(qs & set(GENE_PRODUCT_QUALIFIER))
+        rows.append(dict(id=d, entity_type=t, gene_product=gene, structural=gene and set(STRUCTURE_QUALIFIERS) <= qs))
     return pd.DataFrame(rows).set_index("id").sort_index()
 
 # %% ../nbs/04_lexicon.ipynb #a9730e7c
@@ -76,7 +81,7 @@ def uninverted(label: str) -> str|None:
     return f"{parts[1]} {parts[0]}" if len(parts) == 2 and "(" not in label and "," not in parts[1] else None
 
 # "genetics" is allowed with hormones, transmitters, lipids and nucleotides too (melatonin, dopamine, NAD); the
-# gene products BC5CDR annotators leave out are the macromolecules, which their names give away
+# gene products BC5CDR annotators leave out are the macromolecules, which their names or qualifiers give away
 MACROMOLECULE = re.compile(r"protein|receptor|ases?\b|factor|antibod|globulin|channel|peptide|kinase|antigen|"
                            r"enzyme|ligand|transporter|lectin|toxin|hormone|interleukin|interferon|collagen|actin|"
                            r"tubulin|histone|albumin|insulin|globin|mucin|cytokine|chemokine|kinin|integrin|cadherin|"
@@ -85,9 +90,10 @@ MACROMOLECULE = re.compile(r"protein|receptor|ases?\b|factor|antibod|globulin|ch
 
 def mesh_terms(descriptors: pd.DataFrame, types: pd.DataFrame, gene_products: bool = False) -> pd.DataFrame:
     ("Labels (and un-inverted labels) of the MeSH chemical and disease descriptors (gene products named like "
-     "macromolecules only if asked).")
+     "macromolecules, or structural ones, only if asked).")
     labels = types.index.map(dict(zip(descriptors.id, descriptors.label.fillna("")))).fillna("")
-    macro = types.gene_product & labels.str.contains(MACROMOLECULE)
+    structural = types.structural if "structural" in types else False
+    macro = types.gene_product & (labels.str.contains(MACROMOLECULE) | structural)
     keep = types.index[~macro] if not gene_products else types.index
     d = descriptors[descriptors.id.isin(keep)]
     t = d.id.map(types.entity_type)
@@ -317,7 +323,7 @@ def _load_cached(folder: str, rebuild: bool):
                                                                          built[k].to_parquet(index=False))
     return {k: pd.read_parquet(f/f"{k}.parquet") for k in ("terms", "xrefs")}
 
-LEXICON_VERSION = "4"   # bump when the build changes, so that stale caches are not reused
+LEXICON_VERSION = "5"   # bump when the build changes, so that stale caches are not reused
 
 def load_lexicon(rebuild: bool = False) -> dict[str, pd.DataFrame]:
     "The lexicon tables (`terms`, `xrefs`), from the build cache or freshly built."
