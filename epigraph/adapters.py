@@ -4,9 +4,11 @@
 
 # %% ../nbs/07a_adapters.ipynb #93cb69c2
 from __future__ import annotations
-import json, re
+import functools, json, re
+from pathlib import Path
 import numpy as np, pandas as pd
 from .schema import PREDICATES
+from .config import get_settings
 from .sources import load_bc5cdr, load_pubmedqa, epilepsy_subset, Rejects
 from .relations import sentence_spans
 from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, cpic_raw
@@ -14,11 +16,12 @@ from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
 
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEVELS', 'G4E_CLASSES', 'EPIO_SYNDROME_PATTERN',
-           'MERGE_PREFIXES', 'PLAIN_ID', 'GUIDELINE_RULES', 'RULE_REFERENCE_TITLES', 'CURATED_POPULATIONS',
-           'CONDITION_FIRST', 'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles', 'cpic_source',
-           'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges', 'relations_source', 'pubmedqa_source',
-           'g4e_source', 'epio_source', 'same_name_merges', 'rule_pmids', 'rule_drug_entities', 'name_index',
-           'resolve_name', 'drug_and_condition', 'rule_claims']
+           'MERGE_PREFIXES', 'PLAIN_ID', 'RULE_COLUMNS', 'RULE_PREDICATES', 'RULE_REFERENCE_TITLES',
+           'CURATED_POPULATIONS', 'CONDITION_FIRST', 'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles',
+           'cpic_source', 'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges', 'relations_source',
+           'pubmedqa_source', 'g4e_source', 'epio_source', 'same_name_merges', 'guideline_rules_path',
+           'load_guideline_rules', 'rule_pmids', 'rule_drug_entities', 'name_index', 'resolve_name',
+           'drug_and_condition', 'rule_claims']
 
 # %% ../nbs/07a_adapters.ipynb #24ba1b90
 CLAIM_COLUMNS = ["head", "predicate", "tail", "source", "record_id", "pmid", "quote", "extractor",
@@ -342,41 +345,37 @@ def same_name_merges(epio_entities: pd.DataFrame, epio_merges: list,
 _NICE = "NICE NG217 (2022)"
 _CPIC_2017 = "CPIC 2017 HLA-A/HLA-B carbamazepine and oxcarbazepine guideline"
 _CPIC_2020 = "CPIC 2020 CYP2C9/HLA-B phenytoin guideline"
-_NO_SODIUM_BLOCKERS = "Do not offer sodium-channel blockers in Dravet syndrome: they may worsen seizures."
-GUIDELINE_RULES = pd.DataFrame([
-    # drug, predicate, condition, reference, statement
-    ("carbamazepine", "aggravates", "Dravet syndrome", _NICE, _NO_SODIUM_BLOCKERS),
-    ("oxcarbazepine", "aggravates", "Dravet syndrome", _NICE, _NO_SODIUM_BLOCKERS),
-    ("lamotrigine", "aggravates", "Dravet syndrome", _NICE, _NO_SODIUM_BLOCKERS),
-    ("phenytoin", "aggravates", "Dravet syndrome", _NICE, _NO_SODIUM_BLOCKERS),
-    ("valproic acid", "first_line_for", "Dravet syndrome", _NICE,
-     "Sodium valproate is the first-line treatment for Dravet syndrome."),
-    ("fenfluramine", "treated_with", "Dravet syndrome", "ILAE 2022 syndrome definitions; NICE NG217 (2022)",
-     "Fenfluramine is an add-on treatment for seizures in Dravet syndrome."),
-    ("cannabidiol", "treated_with", "Dravet syndrome", _NICE,
-     "Cannabidiol with clobazam is an add-on treatment for Dravet syndrome."),
-    ("valproic acid", "first_line_for", "Lennox-Gastaut syndrome", _NICE,
-     "Sodium valproate is the first-line treatment for Lennox-Gastaut syndrome."),
-    ("ethosuximide", "first_line_for", "childhood absence epilepsy", _NICE,
-     "Ethosuximide is the first-line treatment for childhood absence epilepsy."),
-    ("carbamazepine", "aggravates", "childhood absence epilepsy", _NICE, "Carbamazepine may worsen absence seizures."),
-    ("vigabatrin", "first_line_for", "tuberous sclerosis complex", _NICE,
-     "Vigabatrin is the first-line treatment for infantile spasms in tuberous sclerosis complex."),
-    ("everolimus", "treated_with", "tuberous sclerosis complex", "NICE NG217 (2022); EXIST-3",
-     "Everolimus is an add-on treatment for drug-resistant focal seizures in tuberous sclerosis complex."),
-    ("valproic acid", "contraindicated_with", "women of childbearing potential",
-     "MHRA 2018 valproate pregnancy prevention programme; NICE NG217 (2022)",
-     "Do not start valproate in women and girls able to have children unless other options are unsuitable and a "
-     "pregnancy prevention programme is in place."),
-    ("carbamazepine", "contraindicated_with", "HLA-B*15:02", _CPIC_2017,
-     "HLA-B*15:02 carriers who have not taken carbamazepine should not be given it (risk of SJS/TEN)."),
-    ("oxcarbazepine", "contraindicated_with", "HLA-B*15:02", _CPIC_2017,
-     "HLA-B*15:02 carriers who have not taken oxcarbazepine should not be given it (risk of SJS/TEN)."),
-    ("carbamazepine", "contraindicated_with", "HLA-A*31:01", _CPIC_2017,
-     "For HLA-A*31:01 carriers who have not taken carbamazepine, consider an alternative drug."),
-    ("phenytoin", "contraindicated_with", "HLA-B*15:02", _CPIC_2020,
-     "HLA-B*15:02 carriers who have not taken phenytoin or fosphenytoin should not be given it."),
-], columns=["drug", "predicate", "condition", "reference", "statement"])
+RULE_COLUMNS = ("rule", "drug", "predicate", "condition", "reference", "statement")
+RULE_PREDICATES = ("aggravates", "first_line_for", "treated_with", "contraindicated_with")
+
+def guideline_rules_path() -> Path:
+    "The curated guideline rules file in the checkout."
+    return get_settings().root/"data"/"guidance"/"guideline_rules.csv"
+
+def _rule_problem(r: pd.Series, n: int) -> str|None:
+    "What is wrong with the `n`-th row of the rules file, or None."
+    if r.rule.strip() != str(n): return f"rule {r.rule!r} where {n} is due (rules are numbered 1, 2, … in file order)"
+    if empty := [c for c in RULE_COLUMNS if not r[c].strip()]: return f"empty {empty[0]}"
+    if r.predicate not in RULE_PREDICATES:
+        return f"predicate {r.predicate!r} is not one of {', '.join(RULE_PREDICATES)}"
+    return None
+
+@functools.lru_cache(maxsize=4)
+def _read_rules(path: Path, stamp: tuple) -> pd.DataFrame:
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if missing := [c for c in RULE_COLUMNS if c not in df.columns]:
+        raise ValueError(f"{path.name}: missing columns {', '.join(missing)} — "
+                         f"the header needs {','.join(RULE_COLUMNS)}")
+    for i, r in df.iterrows():
+        if problem := _rule_problem(r, i + 1): raise ValueError(f"{path.name} line {i + 2}: {problem} — fix the row")
+    return df[list(RULE_COLUMNS)].assign(rule=df.rule.astype(int))
+
+def load_guideline_rules(path=None) -> pd.DataFrame:
+    "The curated guideline rules (rule, drug, predicate, condition, reference, statement), checked; a one-line error."
+    path = Path(path) if path else guideline_rules_path()
+    if not path.is_file(): raise FileNotFoundError(f"{path}: no guideline rules file — restore it from the repository")
+    st = path.stat()
+    return _read_rules(path.resolve(), (st.st_mtime_ns, st.st_size)).copy()
 
 # %% ../nbs/07a_adapters.ipynb #5e7a11c0
 RULE_REFERENCE_TITLES = {   # reference -> a phrase of the CPIC publication title that identifies the paper

@@ -164,9 +164,9 @@ def _phrase(condition: str) -> str:
 # %% ../nbs/12_answer.ipynb #ea2fc4da
 def counterfactual_cases(rules: pd.DataFrame|None = None) -> pd.DataFrame:
     "Questions with a known answer from the guideline rules, each with one false statement to inject (synthetic)."
-    from epigraph.adapters import GUIDELINE_RULES
+    from epigraph.adapters import load_guideline_rules
     from epigraph.guidance import load_guidance
-    r = (GUIDELINE_RULES if rules is None else rules).reset_index(drop=True)
+    r = (load_guideline_rules() if rules is None else rules).reset_index(drop=True)
     drugs, g = list(dict.fromkeys(r.drug)), load_guidance()
     # a filler option the rules or the guidance relate to the condition would be a second right answer
     related = lambda cond: set(r[r.condition == cond].drug) | set(g[g.condition == cond].drug)

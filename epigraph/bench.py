@@ -15,7 +15,7 @@ from .sources import load_pubmedqa, load_bc5cdr
 from .curated import load_cpic, load_genes4epilepsy, load_epigraph_peer, ANTISEIZURE_WITHOUT_N03
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
 from .lexicon import CURATED_ALIASES
-from .adapters import GUIDELINE_RULES, name_index
+from .adapters import load_guideline_rules, name_index
 from .build import built_kg
 
 # %% auto #0
@@ -165,7 +165,8 @@ def asm_name_basis() -> dict[str, str]:
         n03 = [a for a in (atcs or []) if a.startswith("N03")]
         if n03: out[name.lower()] = f"CPIC drug table ATC {','.join(n03)}"
     for name, why in ANTISEIZURE_WITHOUT_N03.items(): out.setdefault(name.lower(), f"CPIC antiseizure list: {why}")
-    syndrome_rules = GUIDELINE_RULES[GUIDELINE_RULES.predicate.isin(["first_line_for", "treated_with", "aggravates"])]
+    rules = load_guideline_rules()
+    syndrome_rules = rules[rules.predicate.isin(["first_line_for", "treated_with", "aggravates"])]
     for name in syndrome_rules.drug: out.setdefault(name.lower(), "guideline rule on an epilepsy syndrome")
     for alias, target, _, _, why in CURATED_ALIASES:
         if "antiseizure-drug" in why: out.setdefault(target.lower(), f"lexicon: {alias} ({why})")
@@ -235,8 +236,9 @@ def source_record(source: str, record_id: str):
         return hit.iloc[0]
     if source == "guideline-rules":
         i = int(record_id.split(":")[1])
-        if not 1 <= i <= len(GUIDELINE_RULES): raise KeyError(f"no guideline rule {i}")
-        return GUIDELINE_RULES.iloc[i - 1]
+        rules = load_guideline_rules()
+        if not 1 <= i <= len(rules): raise KeyError(f"no guideline rule {i}")
+        return rules.iloc[i - 1]
     if source.startswith("bc5cdr-"):
         d = loaded(source)["documents"].set_index("pmid")
         return d.loc[int(record_id.split(":")[1])]

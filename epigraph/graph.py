@@ -11,7 +11,7 @@ from .schema import (PREDICATES, TIER_RANK, GUIDELINE, GOLD, SILVER, BRONZE, rel
                              validate_triplets, validate_entities, INGESTED_PREFIX)
 from .curated import load_cpic
 from .ontologies import load_epio, load_mesh
-from .adapters import (CLAIM_COLUMNS, CURATED_POPULATIONS, GUIDELINE_RULES, PROPOSAL_COLUMNS, PLAIN_ID,
+from .adapters import (CLAIM_COLUMNS, CURATED_POPULATIONS, load_guideline_rules, PROPOSAL_COLUMNS, PLAIN_ID,
                                bc5cdr_source, claims_frame, cpic_source, epio_source, g4e_source, hpo_source,
                                proposals_frame, pubmedqa_source, relations_source, rule_claims, rule_drug_entities,
                                rule_pmids, same_name_merges, supplementary_merges)
@@ -444,11 +444,12 @@ def _literature(st: dict, literature: tuple[str, ...], bc_e: pd.DataFrame, bc_c:
     return bc_c, rel_e, rel_c
 
 # %% ../nbs/08_graph.ipynb #e072a6a0
-def assemble(registry=None, rules: pd.DataFrame = GUIDELINE_RULES, extra_claims: pd.DataFrame|None = None,
+def assemble(registry=None, rules: pd.DataFrame|None = None, extra_claims: pd.DataFrame|None = None,
              literature: tuple[str, ...] = LITERATURE, secondary: tuple[str, ...] = ()) -> KG:
-    "Build the KG from HPO, CPIC, Genes4Epilepsy, EPIO, guideline rules, the `literature` and `secondary` sources."
+    "Build the KG from HPO, CPIC, Genes4Epilepsy, EPIO, guideline rules (the file), `literature` and `secondary`."
     from epigraph.pmids import load_pmid_registry
     st: dict = {}
+    rules = load_guideline_rules() if rules is None else rules
     registry = registry or _timed(st, "pmid registry", load_pmid_registry)
     mesh = _timed(st, "mesh", load_mesh)["descriptors"]
     hpo_e, hpo_c = _timed(st, "hpo", hpo_source)

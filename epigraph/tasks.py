@@ -11,7 +11,7 @@ from .schema import CURATED_TIERS
 from .sources import epilepsy_subset, epilepsy_mention_ids
 from .curated import antiseizure_pairs
 from .lexicon import CURATED_ALIASES
-from .adapters import GUIDELINE_RULES, drug_and_condition
+from .adapters import load_guideline_rules, drug_and_condition
 from .bench import (Item, item_rng, bench_kg, loaded, triplet_keys, triplets_between, antiseizure_drugs,
                             pick, choice_item, visible_triplets)
 
@@ -211,10 +211,10 @@ def named_for(kg) -> dict[str, set[str]]:
     t = visible_triplets(kg).set_index("triplet_id")
     ev = ev[ev.triplet_id.isin(t.index)]
     r = t.loc[ev.triplet_id]
-    out: dict[str, set[str]] = {}
+    statements, out = load_guideline_rules().statement.tolist(), {}
     for rec, pred, drug, syndrome in zip(ev.record_id, r.predicate, *drug_and_condition(r)):
         if pred not in NAMED_FOR: continue
-        text = GUIDELINE_RULES.statement.iloc[int(rec.split(":")[1]) - 1].lower()
+        text = statements[int(rec.split(":")[1]) - 1].lower()
         out.setdefault(syndrome, set()).update({drug} | {i for n, i in names.items()
                                                          if re.search(rf"\b{re.escape(n)}\b", text)})
     return out

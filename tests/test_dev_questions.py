@@ -266,7 +266,8 @@ def test_g4e_golds_recheck(items):
         else: assert (asked <= classes) == (i["gold"]["yes_no"] == "yes"), i["id"]
 
 def test_guideline_rule_golds_recheck(items):
-    from epigraph.adapters import GUIDELINE_RULES as R
+    from epigraph.adapters import load_guideline_rules
+    R = load_guideline_rules()
     ri = [i for i in items if i["source"]["record"].startswith("GUIDELINE_RULES:")]
     assert len(ri) >= 25
     for i in ri:

@@ -11,7 +11,7 @@ import pytest
 from epigraph.config import SOURCES, fetch
 from epigraph.graph import assemble, GOLD, GUIDELINE
 from epigraph.graph_checks import unresolvable_evidence, split_names
-from epigraph.adapters import rule_pmids, GUIDELINE_RULES
+from epigraph.adapters import rule_pmids, load_guideline_rules
 from epigraph.store import save_kg, load_kg, to_igraph, export_graphml, export_neo4j
 from epigraph.ontologies import hpo_data_dir
 from epigraph.pmids import load_pmid_registry
@@ -66,9 +66,10 @@ def test_rule_pmids_only_from_registry(registry):
 
 
 def test_guideline_rules_each_name_a_reference(kg):
-    assert GUIDELINE_RULES.reference.str.contains(r"(?:19|20)\d\d").all()
+    table = load_guideline_rules()
+    assert table.reference.str.contains(r"(?:19|20)\d\d").all()
     rules = kg.evidence[kg.evidence.source == "guideline-rules"]
-    assert len(rules) == len(GUIDELINE_RULES)
+    assert len(rules) == len(table)
     assert rules.quote.str.len().min() > 20
 
 

@@ -202,7 +202,8 @@ def test_cpic_hyperedges_match_pair_file(real):
 
 
 def test_every_guideline_rule_in_one_hyperedge(real):
-    from epigraph.adapters import GUIDELINE_RULES
+    from epigraph.adapters import load_guideline_rules
+    GUIDELINE_RULES = load_guideline_rules()
     g = real.table[real.table.kind == "guideline"]
     names = dict(zip(real.kg.entities.entity_id, real.kg.entities.name))
     for rule in GUIDELINE_RULES.itertuples():
