@@ -235,8 +235,7 @@ def source_record(source: str, record_id: str):
         if not len(hit): raise KeyError(f"CPIC has no pair at {record_id}")
         return hit.iloc[0]
     if source == "guideline-rules":
-        i = int(record_id.split(":")[1])
-        rules = load_guideline_rules()
+        i, rules = int(record_id.split(":")[1]), load_guideline_rules()
         if not 1 <= i <= len(rules): raise KeyError(f"no guideline rule {i}")
         return rules.iloc[i - 1]
     if source.startswith("bc5cdr-"):

@@ -448,8 +448,7 @@ def assemble(registry=None, rules: pd.DataFrame|None = None, extra_claims: pd.Da
              literature: tuple[str, ...] = LITERATURE, secondary: tuple[str, ...] = ()) -> KG:
     "Build the KG from HPO, CPIC, Genes4Epilepsy, EPIO, guideline rules (the file), `literature` and `secondary`."
     from epigraph.pmids import load_pmid_registry
-    st: dict = {}
-    rules = load_guideline_rules() if rules is None else rules
+    st, rules = {}, load_guideline_rules() if rules is None else rules
     registry = registry or _timed(st, "pmid registry", load_pmid_registry)
     mesh = _timed(st, "mesh", load_mesh)["descriptors"]
     hpo_e, hpo_c = _timed(st, "hpo", hpo_source)
