@@ -35,8 +35,9 @@ def normalise_key(term: str) -> str:
 LEXICON_COLUMNS = ["term", "key", "entity_id", "entity_type", "layer", "source", "how", "count", "id_group"]
 HOW = ("label", "synonym", "abbreviation", "learned", "curated")
 
-def lexicon_rows(terms, ids, entity_type, source: str, how: str, counts=1, id_groups=None) -> pd.DataFrame:
-    "Rows of the lexicon table from parallel term and id sequences (one type, source and `how`)."
+def lexicon_rows(terms, ids, entity_type, source: str, how: str, counts=1, id_groups=None,
+                 min_chars: int = 2) -> pd.DataFrame:
+    "Rows of the lexicon table from parallel term and id sequences (one type, source and `how`; keys of `min_chars`+)."
     d = pd.DataFrame(dict(term=list(terms), entity_id=list(ids)))
     d["entity_type"] = entity_type if isinstance(entity_type, str) else list(entity_type)
     d["layer"] = d.entity_type.map(ENTITY_TYPES)
@@ -44,7 +45,7 @@ def lexicon_rows(terms, ids, entity_type, source: str, how: str, counts=1, id_gr
     d["id_group"] = id_groups if id_groups is not None else None
     d["term"] = d.term.astype(str).str.strip()
     d["key"] = d.term.map(normalise_key)
-    return d[d.key.str.len() >= 2][LEXICON_COLUMNS]
+    return d[d.key.str.len() >= min_chars][LEXICON_COLUMNS]
 
 # %% ../nbs/04_lexicon.ipynb #bfddcdcb
 CHEMICAL_QUALIFIERS = {"Q000009": "adverse effects", "Q000008": "administration & dosage"}
@@ -168,14 +169,16 @@ def training_mentions(split_out: str = "dev") -> pd.DataFrame:
     return m[~m.pmid.isin(held)]
 
 def learned_terms(mentions: pd.DataFrame) -> pd.DataFrame:
-    "mention text → MeSH id pairs with counts, from BC5CDR annotations (composites keep their group)."
+    ("mention text → MeSH id pairs with counts, from BC5CDR annotations (composites keep their group; of the "
+     "one-character texts, only capital letters: element symbols such as K).")
     m = mentions[mentions.mesh_ids.map(len) > 0].copy()
     m["id_group"] = m.mesh_ids.map("|".join)
     g = m.groupby(["text", "type", "id_group"]).size().rename("count").reset_index()
     g["entity_id"] = g.id_group.str.split("|")
     g = g.explode("entity_id")
-    return lexicon_rows(g.text, g.entity_id, g.type.str.lower(), "bc5cdr-train", "learned", g["count"].values,
-                        g.id_group.values)
+    d = lexicon_rows(g.text, g.entity_id, g.type.str.lower(), "bc5cdr-train", "learned", g["count"].values,
+                     g.id_group.values, min_chars=1)
+    return d[(d.key.str.len() >= 2) | d.term.str.fullmatch("[A-Z]")]
 
 # %% ../nbs/04_lexicon.ipynb #9886105e
 GENERIC_INJURY = ("damage", "injury", "lesion", "disease", "dysfunction", "toxicity", "disorder", "abnormality",
@@ -323,7 +326,7 @@ def _load_cached(folder: str, rebuild: bool):
                                                                          built[k].to_parquet(index=False))
     return {k: pd.read_parquet(f/f"{k}.parquet") for k in ("terms", "xrefs")}
 
-LEXICON_VERSION = "5"   # bump when the build changes, so that stale caches are not reused
+LEXICON_VERSION = "6"   # bump when the build changes, so that stale caches are not reused
 
 def load_lexicon(rebuild: bool = False) -> dict[str, pd.DataFrame]:
     "The lexicon tables (`terms`, `xrefs`), from the build cache or freshly built."
