@@ -68,7 +68,9 @@ def _hpo_entities(hpo) -> pd.DataFrame:
                             source="hpo", priority=2, parents=p.parents))
     g = hpo["genes"]
     gid = g.hgnc_id.astype(object).where(g.hgnc_id.notna(), g.id.astype(object))
-    gen = pd.DataFrame(dict(entity_id=gid.astype(str), name=g.symbol.astype(str), layer="L3", type="gene",
+    symbol = g.symbol.astype(str).str.strip()
+    named = np.where(symbol.isin(["", "-", "nan"]), g.id.astype(str), symbol)   # HPO gives a few genes "-" as symbol
+    gen = pd.DataFrame(dict(entity_id=gid.astype(str), name=named, layer="L3", type="gene",
                             synonyms=[[str(i)] for i in g.id], source="hpo", priority=2))
     return proposals_frame(pd.concat([dis, phe, gen], ignore_index=True))
 
@@ -235,22 +237,35 @@ def supplementary_merges(proposals: pd.DataFrame, mesh: pd.DataFrame) -> list[tu
     return sorted({(i, by_label[n.lower()]) for i, n in zip(sup.entity_id, sup.name) if n.lower() in by_label.index})
 
 # %% ../nbs/07a_adapters.ipynb #b38f83aa
-def _extracted(found: pd.DataFrame, source: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _entity_names(e: pd.DataFrame, labels: dict) -> pd.DataFrame:
+    "One row per id: its MeSH label if it has one, else its first text that names it alone; the texts as synonyms."
+    texts = e.groupby("entity_id").text.agg(lambda s: sorted(set(s), key=lambda t: (t.lower(), t)))
+    e = e.sort_values(["entity_id", "joint", "text"]).drop_duplicates("entity_id")
+    e["name"] = [labels.get(i) or t for i, t in zip(e.entity_id, e.text)]
+    e["synonyms"] = [[t for t in texts[i] if t != n] for i, n in zip(e.entity_id, e.name)]
+    return e.drop(columns=["text", "joint"])
+
+def _extracted(found: pd.DataFrame, source: str, labels: dict|None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Entity proposals and claims from triplets found by `epigraph.relations.extract`, one claim per evidence sentence."
     from epigraph import relations
     rows, ents = [], []
     for r in found.sort_values(["pmid", "head_id", "predicate", "tail_id"]).itertuples(index=False):
+        hs, ts = relations.split_ids(r.head_id), relations.split_ids(r.tail_id)
         for name, sentence in sorted(r.evidence.items()):
-            for h in relations.split_ids(r.head_id):
-                for t in relations.split_ids(r.tail_id):
+            for h in hs:
+                for t in ts:
                     rows.append(dict(head=h, predicate=r.predicate, tail=t, source=source, record_id=f"PMID:{r.pmid}",
                                      pmid=r.pmid, quote=sentence, extractor=f"relations-{name}", curated_gold=False,
                                      detail=_json(dict(consensus_score=r.score, extractors=r.extractors))))
-                    ents += [(h, r.head_text, r.head_layer, r.head_type), (t, r.tail_text, r.tail_layer, r.tail_type)]
-    e = pd.DataFrame(ents, columns=["entity_id", "name", "layer", "btype"])
-    e = e.sort_values(["entity_id", "name"]).drop_duplicates("entity_id")
+                    ents += [(h, r.head_text, r.head_layer, r.head_type, len(hs) > 1),
+                             (t, r.tail_text, r.tail_layer, r.tail_type, len(ts) > 1)]
+    e = _entity_names(pd.DataFrame(ents, columns=["entity_id", "text", "layer", "btype", "joint"]), labels or {})
     e["type"] = np.where(e.layer == "L4", "chemical", np.where(e.layer == "L3", "gene", "disease"))
     return proposals_frame(e.assign(source="relations", priority=6)), claims_frame(pd.DataFrame(rows))
+
+def _mesh_labels() -> dict[str, str]:
+    d = load_mesh()["descriptors"]
+    return dict(zip(d.id, d.label))
 
 def relations_source(split: str = "dev") -> tuple[pd.DataFrame, pd.DataFrame]:
     "Entity proposals and claims from `epigraph.relations.extract` on the gold mentions of one BC5CDR split."
@@ -258,7 +273,7 @@ def relations_source(split: str = "dev") -> tuple[pd.DataFrame, pd.DataFrame]:
     loaded = relations.bc5cdr_split(split)
     docs = loaded["documents"][["pmid", "title", "abstract"]]
     _, found = relations.extract(docs, mentions=relations.gold_mentions(loaded))
-    return _extracted(found, f"bc5cdr-{split}")
+    return _extracted(found, f"bc5cdr-{split}", _mesh_labels())
 
 def pubmedqa_source() -> tuple[pd.DataFrame, pd.DataFrame]:
     "Entity proposals and claims extracted (predicted entities, no LLM) from the PubMedQA abstracts about epilepsy."
@@ -268,7 +283,7 @@ def pubmedqa_source() -> tuple[pd.DataFrame, pd.DataFrame]:
     # PubMedQA keeps each abstract as its question (the article's title as a question) and its context paragraphs
     docs = pd.DataFrame({"pmid": items.pmid, "title": items.question, "abstract": items.contexts.map(" ".join)})
     _, found = relations.extract(docs)
-    return _extracted(found, "pubmedqa")
+    return _extracted(found, "pubmedqa", _mesh_labels())
 
 # %% ../nbs/07a_adapters.ipynb #07f58c45
 G4E_CLASSES = {"DEE": "developmental and epileptic encephalopathy", "GGE": "genetic generalised epilepsy",

@@ -21,10 +21,10 @@ from .treatment_sources import ASIDE_COLUMNS, PEER_SOURCE, SECONDARY_EXTRACTORS,
 __all__ = ['CANONICAL_ORDER', 'MERGE_COLUMNS', 'XREF_PREFIXES', 'DISEASE_PREFIXES', 'MESH_CONDITIONS', 'LITERATURE_EXTRACTORS',
            'CONSENSUS_SCORE', 'GUIDELINE_EXTRACTORS', 'HELPS', 'HARMS', 'CONFLICT_COLUMNS', 'ENTITY_COLUMNS',
            'TRIPLET_COLUMNS', 'EVIDENCE_COLUMNS', 'KG_TABLES', 'REJECT_COLUMNS', 'LITERATURE', 'canonical_ids',
-           'entities_table', 'name_key', 'merge_rows', 'source_links', 'epio_xref_pairs', 'name_kind', 'name_merges',
-           'claim_fits', 'safe_merges', 'entity_merges', 'triplet_id', 'evidence_table', 'tier_of', 'lists_by',
-           'triplets_table', 'find_conflicts', 'KG', 'is_arrow_text', 'row_hashes', 'with_hashes', 'set_aside',
-           'merge_and_resolve', 'assemble', 'validate_kg']
+           'entities_table', 'name_key', 'merge_rows', 'source_links', 'epio_xref_pairs', 'name_kind', 'natural_order',
+           'name_merges', 'claim_fits', 'safe_merges', 'entity_merges', 'triplet_id', 'evidence_table', 'tier_of',
+           'lists_by', 'triplets_table', 'find_conflicts', 'KG', 'is_arrow_text', 'row_hashes', 'with_hashes',
+           'set_aside', 'merge_and_resolve', 'assemble', 'validate_kg']
 
 # %% ../nbs/08_graph.ipynb #78a191c4
 CANONICAL_ORDER = ("HGNC", "OMIM", "ORPHA", "MONDO", "DOID", "EPIO", "HP", "MESH", "RXNORM", "CPIC", "CURATED",
@@ -135,11 +135,17 @@ def _same_name_groups(g: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
         if m.prefix.nunique() >= 2: out.append((k, m))
     return out
 
+def natural_order(heading: str) -> str:
+    "A MeSH heading in reading order: its comma-separated parts reversed (\"Leukemia, Promyelocytic, Acute\")."
+    return " ".join(reversed([part.strip() for part in heading.split(",")]))
+
 def name_merges(proposals: pd.DataFrame) -> pd.DataFrame:
     "Merge rows for records of one kind that carry the same name in different vocabularies."
     p = proposals.sort_values(["priority", "entity_id"], kind="stable").drop_duplicates("entity_id")
     p = p.assign(key=p.name.map(name_key), prefix=p.entity_id.str.split(":").str[0])
     p = p.assign(kind=[name_kind(a, t) for a, t in zip(p.prefix, p.type)]).dropna(subset=["kind"])
+    inverted = p[(p.prefix == "MESH") & p.name.str.contains(", ", regex=False)]   # "Scleroderma, Localized"
+    p = pd.concat([p, inverted.assign(key=inverted.name.map(lambda n: name_key(natural_order(n))))], ignore_index=True)
     p = p[p.groupby("key").prefix.transform("nunique") >= 2]
     rows = []
     for key, g in p.groupby("key", sort=True):
