@@ -236,7 +236,7 @@ def supplementary_merges(proposals: pd.DataFrame, mesh: pd.DataFrame) -> list[tu
     sup = proposals[proposals.entity_id.str.startswith("MESH:C")]
     return sorted({(i, by_label[n.lower()]) for i, n in zip(sup.entity_id, sup.name) if n.lower() in by_label.index})
 
-# %% ../nbs/07a_adapters.ipynb #b38f83aa
+# %% ../nbs/07a_adapters.ipynb #3a9d5c12
 def _entity_names(e: pd.DataFrame, labels: dict) -> pd.DataFrame:
     "One row per id: its MeSH label if it has one, else its first text that names it alone; the texts as synonyms."
     texts = e.groupby("entity_id").text.agg(lambda s: sorted(set(s), key=lambda t: (t.lower(), t)))
@@ -245,6 +245,7 @@ def _entity_names(e: pd.DataFrame, labels: dict) -> pd.DataFrame:
     e["synonyms"] = [[t for t in texts[i] if t != n] for i, n in zip(e.entity_id, e.name)]
     return e.drop(columns=["text", "joint"])
 
+# %% ../nbs/07a_adapters.ipynb #b38f83aa
 def _extracted(found: pd.DataFrame, source: str, labels: dict|None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Entity proposals and claims from triplets found by `epigraph.relations.extract`, one claim per evidence sentence."
     from epigraph import relations
