@@ -14,7 +14,7 @@ from rapidfuzz import fuzz, process
 from .config import get_logger
 from .schema import ENTITY_TYPES, validate_mentions
 from .sources import load_bc5cdr
-from .lexicon import load_lexicon, normalise_key, training_mentions
+from .lexicon import load_lexicon, normalise_key, training_mentions, mesh_qualifiers
 from .ner import Matcher, SpanSet, find_mentions, default_matcher
 
 # %% auto #0
@@ -22,8 +22,8 @@ __all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STA
            'SUBSTITUENT_BEFORE', 'SALT_AFTER', 'PRESET', 'MENTION_COLUMNS', 'mention_type', 'Resolution', 'TermRows',
            'Normaliser', 'fuzzy_match', 'embedding_match', 'is_consistent', 'inner_matches', 'mesh_view',
            'part_of_longer_name', 'normalise_document', 'entity_scores', 'term_precision', 'blocked_pairs',
-           'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser', 'extract_entities',
-           'stored_normaliser']
+           'kind_blocked', 'training_documents', 'default_normaliser', 'preset_normaliser', 'shared_normaliser',
+           'extract_entities', 'stored_normaliser']
 
 # %% ../nbs/06_normalise.ipynb #a1db4c28
 MENTION_TYPES = {"chemical": "Chemical", "drug": "Chemical", "disease": "Disease", "syndrome": "Disease",
@@ -95,8 +95,9 @@ class Normaliser:
     "Exact → alias → fuzzy → embedding → cross-check over one lexicon."
     def __init__(self, terms: pd.DataFrame, xrefs: pd.DataFrame|None = None, blocked: dict|None = None,
                  fuzzy_threshold: float = 0.85, embedding_threshold: float = 0.8, use_suffix_candidates: bool = False,
-                 stages: tuple[str, ...] = STAGES):
+                 stages: tuple[str, ...] = STAGES, kind_keys: frozenset = frozenset()):
         self.matcher = Matcher(terms)
+        self.kind_keys = frozenset(kind_keys)   # keys withdrawn as a kind BC5CDR leaves out: their words are not read
         self.stages = tuple(stages)
         self.fuzzy_threshold, self.embedding_threshold = fuzzy_threshold, embedding_threshold
         self.use_suffix_candidates = use_suffix_candidates
@@ -242,6 +243,11 @@ def _dictionary_mentions(self, pmid, text: str, found: list[dict]) -> tuple[list
                                    reason="part of a longer chemical name "
                                           "(a substituent before it or a salt after it)"))
             continue
+        if res is None and m["key"] in getattr(self, "kind_keys", ()):   # a drug class or vehicle, read as a whole
+            taken.add(m["start"], m["end"])
+            unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"],
+                                   reason="withdrawn as a kind of substance training annotators leave out"))
+            continue
         if res is None:
             unresolved.append(dict(pmid=pmid, start=m["start"], end=m["end"], text=m["text"],
                                    reason="all candidates withdrawn by the term-precision filter"))
@@ -334,6 +340,23 @@ def blocked_pairs(precision: pd.DataFrame, min_precision: float = 0.5) -> dict[s
     for k, e in zip(low.key, low.entity_id): out[k].add(e)
     return dict(out)
 
+# %% ../nbs/06_normalise.ipynb #f1a2b3c4
+def kind_blocked(precision: pd.DataFrame, terms: pd.DataFrame, min_precision: float = 0.5, min_docs: int = 10,
+                 qualifiers: dict|None = None) -> dict[str, set[str]]:
+    ("key → MeSH chemical ids withdrawn for keys `precision` never saw, whose kind (the qualifiers MeSH allows with "
+     "the id) was right in under `min_precision` of the `min_docs`+ training documents where it was predicted.")
+    q = mesh_qualifiers() if qualifiers is None else qualifiers
+    kind = lambda eid: frozenset(q.get(eid, ()))
+    g = precision.assign(kind=precision.entity_id.map(kind)).groupby("kind")[["docs", "docs_in_gold"]].sum()
+    low = set(g.index[(g.docs >= min_docs) & (g.docs_in_gold < min_precision * g.docs)])
+    unseen = terms[terms.entity_id.str.startswith("MESH:") & terms.entity_type.isin(["chemical", "drug"])
+                   & ~terms.key.isin(set(precision.key))]
+    out = defaultdict(set)
+    for k, e in zip(unseen.key, unseen.entity_id):
+        if kind(e) in low: out[k].add(e)
+    return dict(out)
+
+
 # %% ../nbs/06_normalise.ipynb #dd41435b
 def training_documents() -> pd.DataFrame:
     "The 500 BC5CDR training-only abstracts (the registered training file minus the dev copies)."
@@ -344,7 +367,8 @@ def training_documents() -> pd.DataFrame:
 def default_normaliser(min_precision: float = 0.5, fuzzy_threshold: float = 0.85, embedding_threshold: float = 0.8,
                        use_suffix_candidates: bool = False, stages: tuple[str, ...] = STAGES,
                        without_sources: tuple[str, ...] = ()) -> Normaliser:
-    "The lexicon's normaliser (less the rows of `without_sources`) with the term-precision filter learned on training."
+    ("The lexicon's normaliser (less the rows of `without_sources`) with the term-precision and kind filters learned "
+     "on training.")
     lex = load_lexicon()
     terms = lex["terms"][~lex["terms"].source.isin(without_sources)] if without_sources else lex["terms"]
     kw = dict(fuzzy_threshold=fuzzy_threshold, embedding_threshold=embedding_threshold,
@@ -352,7 +376,9 @@ def default_normaliser(min_precision: float = 0.5, fuzzy_threshold: float = 0.85
     raw = Normaliser(terms, lex["xrefs"], **kw)
     if min_precision <= 0: return raw
     prec = term_precision(raw, training_documents(), training_mentions())
-    return Normaliser(terms, lex["xrefs"], blocked=blocked_pairs(prec, min_precision), **kw)
+    blocked, kinds = blocked_pairs(prec, min_precision), kind_blocked(prec, terms, min_precision)
+    for k, ids in kinds.items(): blocked.setdefault(k, set()).update(ids)   # the two filters' keys do not overlap
+    return Normaliser(terms, lex["xrefs"], blocked=blocked, kind_keys=frozenset(kinds), **kw)
 
 PRESET: dict = {}  # stages -> a normaliser built elsewhere (a served copy, `epigraph.ask`) used instead of building one
 
