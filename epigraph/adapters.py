@@ -264,19 +264,19 @@ def _extracted(found: pd.DataFrame, source: str, labels: dict|None = None) -> tu
     e["type"] = np.where(e.layer == "L4", "chemical", np.where(e.layer == "L3", "gene", "disease"))
     return proposals_frame(e.assign(source="relations", priority=6)), claims_frame(pd.DataFrame(rows))
 
-def _mesh_labels() -> dict[str, str]:
-    d = load_mesh()["descriptors"]
+def _mesh_labels(mesh: pd.DataFrame|None = None) -> dict[str, str]:
+    d = mesh if mesh is not None else load_mesh()["descriptors"]
     return dict(zip(d.id, d.label))
 
-def relations_source(split: str = "dev") -> tuple[pd.DataFrame, pd.DataFrame]:
+def relations_source(split: str = "dev", mesh: pd.DataFrame|None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Entity proposals and claims from `epigraph.relations.extract` on the gold mentions of one BC5CDR split."
     from epigraph import relations
     loaded = relations.bc5cdr_split(split)
     docs = loaded["documents"][["pmid", "title", "abstract"]]
     _, found = relations.extract(docs, mentions=relations.gold_mentions(loaded))
-    return _extracted(found, f"bc5cdr-{split}", _mesh_labels())
+    return _extracted(found, f"bc5cdr-{split}", _mesh_labels(mesh))
 
-def pubmedqa_source() -> tuple[pd.DataFrame, pd.DataFrame]:
+def pubmedqa_source(mesh: pd.DataFrame|None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Entity proposals and claims extracted (predicted entities, no LLM) from the PubMedQA abstracts about epilepsy."
     from epigraph import relations
     pqa = load_pubmedqa()
@@ -284,7 +284,7 @@ def pubmedqa_source() -> tuple[pd.DataFrame, pd.DataFrame]:
     # PubMedQA keeps each abstract as its question (the article's title as a question) and its context paragraphs
     docs = pd.DataFrame({"pmid": items.pmid, "title": items.question, "abstract": items.contexts.map(" ".join)})
     _, found = relations.extract(docs)
-    return _extracted(found, "pubmedqa", _mesh_labels())
+    return _extracted(found, "pubmedqa", _mesh_labels(mesh))
 
 # %% ../nbs/07a_adapters.ipynb #07f58c45
 G4E_CLASSES = {"DEE": "developmental and epileptic encephalopathy", "GGE": "genetic generalised epilepsy",

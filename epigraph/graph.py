@@ -439,13 +439,14 @@ def merge_and_resolve(proposals: list[pd.DataFrame], checked: list[pd.DataFrame]
     return props, canon, entities_table(props, canon), merges
 
 # %% ../nbs/08_graph.ipynb #04025c24
-def _literature(st: dict, literature: tuple[str, ...], bc_e: pd.DataFrame, bc_c: pd.DataFrame) -> tuple:
+def _literature(st: dict, literature: tuple[str, ...], bc_e: pd.DataFrame, bc_c: pd.DataFrame,
+                mesh: pd.DataFrame|None = None) -> tuple:
     "BC5CDR's gold claims if `literature` names them, and the extracted literature's entities and claims."
     if "bc5cdr-gold" not in literature: bc_c = bc_c.iloc[:0]
-    if "relations" in literature: rel_e, rel_c = _timed(st, "relations", relations_source)
+    if "relations" in literature: rel_e, rel_c = _timed(st, "relations", relations_source, "dev", mesh)
     else: rel_e, rel_c = bc_e.iloc[:0], bc_c.iloc[:0]
     if "pubmedqa" in literature:
-        pqa_e, pqa_c = _timed(st, "pubmedqa", pubmedqa_source)
+        pqa_e, pqa_c = _timed(st, "pubmedqa", pubmedqa_source, mesh)
         rel_e, rel_c = pd.concat([rel_e, pqa_e], ignore_index=True), pd.concat([rel_c, pqa_c], ignore_index=True)
     return bc_c, rel_e, rel_c
 
@@ -461,7 +462,7 @@ def assemble(registry=None, rules: pd.DataFrame|None = None, extra_claims: pd.Da
     cpic = load_cpic()
     cpic_e, cpic_c, cpic_m = _timed(st, "cpic", cpic_source, cpic, mesh)
     bc_e, bc_c = _timed(st, "bc5cdr", bc5cdr_source, None, mesh)
-    bc_c, rel_e, rel_c = _literature(st, literature, bc_e, bc_c)
+    bc_c, rel_e, rel_c = _literature(st, literature, bc_e, bc_c, mesh)
     g4e_e, g4e_c = _timed(st, "genes4epilepsy", g4e_source)
     epio_e, epio_m = _timed(st, "epio", epio_source)
     guid_e, guid_c, guid_aside = _timed(st, "guidance", guidance_source, mesh, registry)
