@@ -45,16 +45,18 @@ class FakeServer:
                     fake.in_flight += 1; fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
                     step = fake.rule(body) if fake.rule else (fake.script.pop(0) if fake.script else fake.default)
                 status, payload, delay = step
+                try: time.sleep(delay)
+                finally:
+                    # leave the count before answering: once the client has read the answer it may send its next
+                    # request, which must not find this finished one still counted (CI saw 4 for a bound of 3)
+                    with fake.lock: fake.in_flight -= 1
                 try:
-                    time.sleep(delay)
                     data = json.dumps(payload).encode()
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers(); self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError): pass
-                finally:
-                    with fake.lock: fake.in_flight -= 1
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
