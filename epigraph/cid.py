@@ -26,6 +26,13 @@ _TRIGGERS = {k: re.compile(v) for k, v in {
     "toxic": r"toxic", "adverse": r"adverse|side[- ]effect", "develop": r"develop", "due": r"\bdue to\b",
     "risk": r"\brisk\b", "treat": r"treat|therap|prevent|protect|attenuat|reduc|inhibit|improv|efficac",
     "animal": r"\brats?\b|\bmice\b|\bmodel\b"}.items()}
+_ANY_TRIGGER = re.compile("|".join(f"(?:{rx.pattern})" for rx in _TRIGGERS.values()))
+_NO_TRIGGER = (0.0,) * len(_TRIGGERS)
+
+def _trigger_flags(text: str) -> tuple[float, ...]:
+    "Whether each trigger of `_TRIGGERS` occurs in `text`; one search settles a text that holds none (most do)."
+    if not _ANY_TRIGGER.search(text): return _NO_TRIGGER
+    return tuple(float(bool(rx.search(text))) for rx in _TRIGGERS.values())
 
 def _mention_pair_words(doc: DocEntities, a: Hit, b: Hit) -> str:
     "The words of one chemical mention `a` and disease mention `b` in the same sentence, as prefixed tokens."
@@ -75,6 +82,8 @@ def _sentence_distance(cs: set[int], ds: set[int]) -> int:
     return best
 
 # %% ../nbs/07b_cid.ipynb #96e5f86b
+_TRIGGER_NAMES = [(f"between_{k}", f"sentence_{k}") for k in _TRIGGERS]   # the columns, in their fitted order
+
 def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: list[Hit], stats: dict) -> dict:
     cs, ds = doc.grouped(chits).keys(), doc.grouped(dhits).keys()
     shared = cs & ds
@@ -97,8 +106,9 @@ def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: li
         gap, a, b = best
         between, sent = low[min(a.end, b.end):max(a.start, b.start)], low[slice(*doc.spans[a.sent])]
         f["char_gap"], f["c_first"] = math.log1p(max(gap, 0)) / 8, float(a.start < b.start)
-        for k, rx in _TRIGGERS.items():
-            f[f"between_{k}"], f[f"sentence_{k}"] = float(bool(rx.search(between))), float(bool(rx.search(sent)))
+        seen = stats["sentence_triggers"]   # a sentence's flags, shared by every pair in it
+        if a.sent not in seen: seen[a.sent] = _trigger_flags(sent)
+        for (bn, sn), bv, sv in zip(_TRIGGER_NAMES, _trigger_flags(between), seen[a.sent]): f[bn], f[sn] = bv, sv
     else:
         f["char_gap"], f["c_first"] = 1.0, 0.5
     return f
@@ -140,7 +150,7 @@ def _doc_stats(doc: DocEntities, chems: dict, dises: dict) -> dict:
     order = lambda hits: {k: i for i, k in enumerate(sorted(hits, key=lambda k: min(h.start for h in hits[k])))}
     return dict(n_c=len(chems), n_d=len(dises), cmax=max((len(v) for v in chems.values()), default=1),
                 dmax=max((len(v) for v in dises.values()), default=1), c_order=order(chems), d_order=order(dises),
-                broader=broader_diseases(set(dises)))
+                broader=broader_diseases(set(dises)), sentence_triggers={})
 
 def pair_features(docs: list[DocEntities]) -> pd.DataFrame:
     "One row per (pmid, chemical MeSH id, disease MeSH id) of each document, with its features."
