@@ -14,9 +14,9 @@ from .relations import (Hit, DocEntities, documents_entities, TRIPLET_COLUMNS, e
                                 hits_by_sentence, bc5cdr_split, gold_mentions, cid_set, relation_scores)
 
 # %% auto #0
-__all__ = ['FEATURE_GROUPS', 'MODEL_VERSION', 'mention_pairs', 'disease_trees', 'broader_diseases', 'pair_features',
-           'feature_group', 'TrainingPriors', 'CIDClassifier', 'cooccurrence_cid', 'tune_threshold',
-           'train_cid_classifier', 'learned_triplets', 'feature_group_ablation']
+__all__ = ['FEATURE_GROUPS', 'MODEL_VERSION', 'RELATIVE_GRID', 'mention_pairs', 'disease_trees', 'broader_diseases',
+           'pair_features', 'feature_group', 'TrainingPriors', 'CIDClassifier', 'cooccurrence_cid', 'tune_threshold',
+           'train_cid_classifier', 'default_model', 'learned_triplets', 'out_of_fold_scores', 'feature_group_ablation']
 
 # %% ../nbs/07b_cid.ipynb #0c04460a
 _TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -249,10 +249,10 @@ def _ngram_matrix(words, vocabulary: dict):
 # %% ../nbs/07b_cid.ipynb #52bea2ce
 class CIDClassifier:
     "Two-stage logistic-regression CID classifier (mention pairs → document pairs), trained on BC5CDR."
-    def __init__(self, C_mention: float = 0.3, C_pair: float = 0.1, threshold: float = 0.5, at_least_one: bool = True,
+    def __init__(self, C_mention: float = 0.3, C_pair: float = 0.1, threshold: float = 0.5, relative: float|None = 1.0,
                  without: tuple[str, ...] = ()):
         if unknown := set(without) - set(FEATURE_GROUPS): raise ValueError(f"no feature group {sorted(unknown)}")
-        self.C_mention, self.C_pair, self.threshold, self.at_least_one = C_mention, C_pair, threshold, at_least_one
+        self.C_mention, self.C_pair, self.threshold, self.relative = C_mention, C_pair, threshold, relative
         self.without = tuple(without)   # feature groups the document-pair stage leaves out (an ablation)
 
     def _mention_model(self):
@@ -302,14 +302,15 @@ def score(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, 
     out["p"] = _logistic(_standardised(self._pair_matrix(pairs, mp).values, self.scale), self.pair_w)
     return out
 
+_OWN = object()   # `decide`'s default: the model's own setting
+
 @patch
-def decide(self: CIDClassifier, scored: pd.DataFrame, threshold: float|None = None,
-           at_least_one: bool|None = None) -> pd.Series:
-    "Which scored pairs are predicted CID: above the threshold, or (optionally) the best pair of its abstract."
+def decide(self: CIDClassifier, scored: pd.DataFrame, threshold: float|None = None, relative=_OWN) -> pd.Series:
+    "Predicted CID: p at least the threshold, or at least `relative` × the best p of its abstract (None: no such rule)."
     th = self.threshold if threshold is None else threshold
-    one = self.at_least_one if at_least_one is None else at_least_one
+    rel = self.relative if relative is _OWN else relative
     chosen = scored.p >= th
-    if one and len(scored): chosen |= scored.p == scored.groupby("pmid").p.transform("max")
+    if rel is not None and len(scored): chosen |= scored.p >= rel * scored.groupby("pmid").p.transform("max")
     return chosen
 
 # %% ../nbs/07b_cid.ipynb #340a28f9
@@ -319,20 +320,21 @@ def cooccurrence_cid(documents: pd.DataFrame, mentions: pd.DataFrame) -> set[tup
     return {(int(p), c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)}
 
 # %% ../nbs/07b_cid.ipynb #0f23637b
-MODEL_VERSION = "cid-lr-4"   # 3: plain arrays, no scikit-learn objects; 4: the disease-hierarchy feature
+MODEL_VERSION = "cid-lr-5"   # 3: plain arrays, no scikit-learn objects; 4: the disease-hierarchy feature; 5: relative
+RELATIVE_GRID = (None, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3)   # per-abstract fractions `tune_threshold` tries
 
 def tune_threshold(model: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame,
                    relations: pd.DataFrame) -> pd.DataFrame:
-    "F1 on (`documents`, `mentions`) against `relations` for each threshold × at-least-one; sets the best on `model`."
+    "F1 on (`documents`, `mentions`) against `relations` per threshold × `RELATIVE_GRID`; sets the best on `model`."
     scored, gold = model.score(documents, mentions), cid_set(relations)
     rows = []
-    for one in (False, True):
+    for rel in RELATIVE_GRID:
         for th in np.round(np.arange(0.10, 0.905, 0.02), 2):
-            chosen = scored[model.decide(scored, th, one)]
-            rows.append(relation_scores(cid_set(chosen), gold).assign(threshold=th, at_least_one=one))
+            chosen = scored[model.decide(scored, th, rel)]
+            rows.append(relation_scores(cid_set(chosen), gold).assign(threshold=th, relative=rel))
     grid = pd.concat(rows, ignore_index=True)
-    best = grid.sort_values(["f1", "threshold"], ascending=[False, True]).iloc[0]
-    model.threshold, model.at_least_one = float(best.threshold), bool(best.at_least_one)
+    best = grid.sort_values("f1", ascending=False, kind="stable").iloc[0]   # ties: the first in grid order
+    model.threshold, model.relative = float(best.threshold), None if pd.isna(best.relative) else float(best.relative)
     model.tuned = dict(best.drop(["name"]).to_dict())
     return grid
 
@@ -372,11 +374,22 @@ def train_cid_classifier(tune_mentions: pd.DataFrame|None = None, tuning: str = 
         _save_model(model, path)
     return model
 
+# %% ../nbs/07b_cid.ipynb #0d517d3c
+@functools.lru_cache(maxsize=2)
+def _loaded_model(path: Path, stamp: tuple) -> CIDClassifier: return _load_model(path)
+
+def default_model() -> CIDClassifier:
+    "The classifier `train_cid_classifier()` gives, read from disk once per process (shared: do not retune it)."
+    path = _model_path("gold")
+    if not path.exists(): train_cid_classifier()
+    st = path.stat()
+    return _loaded_model(path, (st.st_mtime_ns, st.st_size))
+
 # %% ../nbs/07b_cid.ipynb #50a91601
 def learned_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, model: CIDClassifier|None = None,
                      docs: list|None = None) -> pd.DataFrame:
     "CID triplets (`induces`) predicted by the learned classifier, with evidence sentences and probabilities."
-    model = model or train_cid_classifier()
+    model = model or default_model()
     built = docs if docs is not None else documents_entities(documents, mentions)
     scored = model.score(documents, mentions, docs=built)
     if not len(scored): return empty_triplets()
@@ -390,6 +403,19 @@ def learned_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, model: CID
         else: a, b = ch[0], dh[0]; ev = " […] ".join(doc.sentence(i) for i in sorted({a.sent, b.sent}))
         rows.append(_triplet(doc, r.chemical, a, "induces", r.disease, b, ev, "learned", r.p))
     return pd.DataFrame(rows, columns=TRIPLET_COLUMNS)
+
+# %% ../nbs/07b_cid.ipynb #383860f8
+def out_of_fold_scores(documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame, folds: int = 5,
+                       **params) -> pd.DataFrame:
+    "Every candidate pair of `documents`, scored by a classifier fitted without its abstract (folds grouped by PMID)."
+    from sklearn.model_selection import GroupKFold
+    ids, out = np.array(sorted(documents.pmid.unique())), []
+    part = lambda df, keep: df[df.pmid.isin(keep)]
+    for fit_at, held_at in GroupKFold(folds).split(ids, groups=ids):
+        fit, held = set(ids[fit_at]), set(ids[held_at])
+        model = CIDClassifier(**params).fit(part(documents, fit), part(mentions, fit), part(relations, fit))
+        out.append(model.score(part(documents, held), part(mentions, held)))
+    return pd.concat(out, ignore_index=True)
 
 # %% ../nbs/07b_cid.ipynb #cf525044
 def _chosen_pairs(model: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, docs: list) -> set:
