@@ -3,9 +3,9 @@
 The corpus: the real BC5CDR (train, dev) and PubMedQA abstracts, copied round-robin under sentinel PMIDs
 900000000 + i (synthetic ids, never real citations) into PubMed XML files of 5,000 records, so that every stage runs:
 parse -> extraction (dictionary NER and normalisation, rule and learned relations) -> evidence rows -> graph -> save.
-Prints documents/s end to end with 1 and 2 Dask workers, the peak RSS of the process tree (this process and its
-workers, sampled every 0.2 s), the time to add 1% more documents and to remove 1%, each next to a full rebuild's time,
-and a worked estimate of a PubMed-scale build from the measured per-worker rate.
+Prints documents/s end to end with 1 and 2 Dask workers, the peak RSS of the process tree (each ingest runs in a
+fresh process; that process and its workers, sampled every 0.2 s), the time to add 1% more documents and to remove
+1%, each next to a full rebuild's time, and a worked estimate of a PubMed-scale build from the measured per-worker rate.
 Bars (issue 14): >= 1,500 documents/s with 2 workers; peak RSS <= 2 GB at 50,000 documents; adding 1% <= 5% of a rebuild.
 Run: python benchmarks/ingest.py [--n 50000] [--base none|default]
 """
@@ -16,10 +16,10 @@ PUBMED_SIZE = 36_000_000   # the PubMed-scale build issue 14 asks to estimate (3
 
 
 class PeakRSS:
-    "Peak resident memory of this process and all its descendants, sampled in a thread."
-    def __init__(self, every: float = 0.2):
+    "Peak resident memory of a process (this one by default) and all its descendants, sampled in a thread."
+    def __init__(self, pid: int|None = None, every: float = 0.2):
         import psutil
-        self.proc, self.every, self.peak, self._stop = psutil.Process(), every, 0, threading.Event()
+        self.proc, self.every, self.peak, self._stop = psutil.Process(pid), every, 0, threading.Event()
     def _rss(self) -> int:
         total = 0
         for p in [self.proc, *self.proc.children(recursive=True)]:
@@ -58,16 +58,27 @@ def write_corpus(folder: Path, n: int, start: int, src, per_file: int = 5000) ->
     return files
 
 
-def timed_ingest(paths, graph_dir, base, workers, local_below=0):
-    "Seconds, peak RSS and report of one ingest (on Dask unless fewer than `local_below` documents)."
+def _ingest_in_child(paths, graph_dir, base, workers, local_below, out):
     from epigraph.ingest import ingest, IngestParams
-    with PeakRSS() as mem:
-        t0 = time.perf_counter()
-        params = IngestParams(workers=workers, progress=False, local_below=local_below)
-        rep = ingest(paths, graph_dir, base=base, params=params)
-        took = time.perf_counter() - t0
-    assert rep.reconciles, rep.summary()
-    return took, mem.peak, rep
+    t0 = time.perf_counter()
+    params = IngestParams(workers=workers, progress=False, local_below=local_below)
+    rep = ingest(paths, graph_dir, base=base, params=params)
+    out.put((time.perf_counter() - t0, rep.reconciles, rep.summary(), rep.seconds, rep.triplets_after))
+
+
+def timed_ingest(paths, graph_dir, base, workers, local_below=0):
+    """Seconds, peak RSS, stage seconds and triplets of one ingest (on Dask unless fewer than `local_below` documents).
+    Each ingest runs in a fresh process, as a user's `epigraph ingest` does, so that its peak memory is its own, not
+    what an earlier run in the same interpreter left behind; the seconds are the `ingest` call's, imports aside."""
+    import multiprocessing as mp
+    ctx = mp.get_context("spawn"); out = ctx.Queue()
+    child = ctx.Process(target=_ingest_in_child, args=(paths, graph_dir, base, workers, local_below, out))
+    child.start()
+    with PeakRSS(child.pid) as mem:
+        took, reconciles, summary, seconds, triplets = out.get()
+        child.join()
+    assert child.exitcode == 0 and reconciles, summary
+    return took, mem.peak, seconds, triplets
 
 
 def main(n: int, base: str) -> None:
@@ -81,14 +92,13 @@ def main(n: int, base: str) -> None:
         rates = {}
         for w in (1, 2):
             shutil.rmtree(tmp/"g", ignore_errors=True)
-            took, peak, rep = timed_ingest(files, tmp/"g", base, w)
+            took, peak, seconds, triplets = timed_ingest(files, tmp/"g", base, w)
             rates[w] = n / took
             print(f"{w} worker(s): {took:7.1f} s, {rates[w]:7,.0f} documents/s end to end, peak RSS {peak / 2**30:.2f} GB "
-                  f"(stages: {rep.seconds}); {rep.triplets_after:,} triplets")
+                  f"(stages: {seconds}); {triplets:,} triplets")
         full = n / rates[2]
         from epigraph.ingest import IngestParams
-        t0 = time.perf_counter(); timed_ingest(extra, tmp/"g", None, 2, IngestParams().local_below)   # as a user runs it
-        add = time.perf_counter() - t0
+        add = timed_ingest(extra, tmp/"g", None, 2, IngestParams().local_below)[0]   # as a user runs it
         from epigraph.ingest import remove
         gone = [f"PMID:{900_000_000 + i}" for i in range(0, n, 100)]
         t0 = time.perf_counter(); remove(tmp/"g", gone); rem = time.perf_counter() - t0

@@ -246,8 +246,9 @@ def _entity_names(e: pd.DataFrame, labels: dict) -> pd.DataFrame:
     return e.drop(columns=["text", "joint"])
 
 # %% ../nbs/07a_adapters.ipynb #b38f83aa
-def _extracted(found: pd.DataFrame, source: str, labels: dict|None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    "Entity proposals and claims from triplets found by `epigraph.relations.extract`, one claim per evidence sentence."
+def _extracted(found: pd.DataFrame, source: str, labels: dict|None = None,
+               entities: bool = True) -> tuple[pd.DataFrame|None, pd.DataFrame]:
+    "Entity proposals (None unless `entities`) and claims, one per evidence sentence, from `relations.extract`."
     from epigraph import relations
     rows, ents = [], []
     for r in found.sort_values(["pmid", "head_id", "predicate", "tail_id"]).itertuples(index=False):
@@ -258,12 +259,14 @@ def _extracted(found: pd.DataFrame, source: str, labels: dict|None = None) -> tu
                     rows.append(dict(head=h, predicate=r.predicate, tail=t, source=source, record_id=f"PMID:{r.pmid}",
                                      pmid=r.pmid, quote=sentence, extractor=f"relations-{name}", curated_gold=False,
                                      detail=_json(dict(consensus_score=r.score, extractors=r.extractors))))
-                    ents += [(h, r.head_text, r.head_layer, r.head_type, len(hs) > 1),
-                             (t, r.tail_text, r.tail_layer, r.tail_type, len(ts) > 1)]
+                    if entities: ents += [(h, r.head_text, r.head_layer, r.head_type, len(hs) > 1),
+                                          (t, r.tail_text, r.tail_layer, r.tail_type, len(ts) > 1)]
+    if not entities: return None, claims_frame(pd.DataFrame(rows))
     e = _entity_names(pd.DataFrame(ents, columns=["entity_id", "text", "layer", "btype", "joint"]), labels or {})
     e["type"] = np.where(e.layer == "L4", "chemical", np.where(e.layer == "L3", "gene", "disease"))
     return proposals_frame(e.assign(source="relations", priority=6)), claims_frame(pd.DataFrame(rows))
 
+# %% ../nbs/07a_adapters.ipynb #69b19b5c
 def _mesh_labels(mesh: pd.DataFrame|None = None) -> dict[str, str]:
     d = mesh if mesh is not None else load_mesh()["descriptors"]
     return dict(zip(d.id, d.label))

@@ -259,7 +259,7 @@ class CIDClassifier:
         from sklearn.linear_model import LogisticRegression
         return LogisticRegression(C=self.C_mention, max_iter=3000, solver="liblinear")
 
-    def fit(self, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> "CIDClassifier":
+    def _fit(self, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> "CIDClassifier":
         from sklearn.feature_extraction.text import CountVectorizer
         from sklearn.model_selection import GroupKFold, cross_val_predict
         from sklearn.linear_model import LogisticRegression
@@ -283,6 +283,13 @@ class CIDClassifier:
         self.pair_w = _weights(pair_lr)
         self.n_train_docs, self.n_train_pairs, self.n_train_positive = len(documents), len(pairs), int(y.sum())
         return self
+
+# %% ../nbs/07b_cid.ipynb #793c58eb
+@patch
+def fit(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> CIDClassifier:
+    "Learn both stages from `documents`, their `mentions` and gold `relations`, with one BLAS thread."
+    from threadpoolctl import threadpool_limits   # the same weights in any process (a Dask worker has one thread)
+    with threadpool_limits(limits=1): return self._fit(documents, mentions, relations)
 
 # %% ../nbs/07b_cid.ipynb #099cef06
 @patch
@@ -320,7 +327,7 @@ def cooccurrence_cid(documents: pd.DataFrame, mentions: pd.DataFrame) -> set[tup
     return {(int(p), c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)}
 
 # %% ../nbs/07b_cid.ipynb #0f23637b
-MODEL_VERSION = "cid-lr-5"   # 3: plain arrays, no scikit-learn objects; 4: the disease-hierarchy feature; 5: relative
+MODEL_VERSION = "cid-lr-6"   # 3: plain arrays; 4: the disease-hierarchy feature; 5: relative; 6: one BLAS thread
 RELATIVE_GRID = (None, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3)   # per-abstract fractions `tune_threshold` tries
 
 def tune_threshold(model: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame,
@@ -350,7 +357,7 @@ def _model_path(tuning: str) -> Path:
 def _save_model(model: CIDClassifier, path: Path) -> None:
     "Pickle the model's state only (plain dicts and numpy arrays), not its class, so any copy of the code can load it."
     state = dict(vars(model), priors=vars(model.priors))
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")   # its own file: two workers may train at once
     with open(tmp, "wb") as f: pickle.dump(state, f)
     tmp.replace(path)
 

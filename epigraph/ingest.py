@@ -59,7 +59,7 @@ def extract_documents(docs: pd.DataFrame, use_llm: bool = False) -> tuple[pd.Dat
                               abstract=docs.abstract.to_numpy()))
     norm = normalise.stored_normaliser(normalise.DICTIONARY_STAGES)   # a pickle: a worker starts in a second
     _, found = relations.extract(keyed, mentions=normalise.extract_entities(keyed, norm, fast=True), use_llm=use_llm)
-    claims = (adapters._extracted(found, graph.INGESTED_PREFIX)[1] if len(found)
+    claims = (adapters._extracted(found, graph.INGESTED_PREFIX, entities=False)[1] if len(found)
               else adapters.claims_frame(pd.DataFrame()))
     r = found.attrs.get("rejects", pd.DataFrame(columns=["pmid", "stage", "reason"]))
     d = docs.reset_index(drop=True)
