@@ -9,7 +9,7 @@ fresh process; that process and its workers, sampled every 0.2 s), the time to a
 Bars (issue 14): >= 1,500 documents/s with 2 workers; peak RSS <= 2 GB at 50,000 documents; adding 1% <= 5% of a rebuild.
 Run: python benchmarks/ingest.py [--n 50000] [--base none|default]
 """
-import argparse, shutil, tempfile, threading, time
+import argparse, queue, shutil, tempfile, threading, time
 from pathlib import Path
 
 PUBMED_SIZE = 36_000_000   # the PubMed-scale build issue 14 asks to estimate (36M abstracts)
@@ -75,7 +75,10 @@ def timed_ingest(paths, graph_dir, base, workers, local_below=0):
     child = ctx.Process(target=_ingest_in_child, args=(paths, graph_dir, base, workers, local_below, out))
     child.start()
     with PeakRSS(child.pid) as mem:
-        took, reconciles, summary, seconds, triplets = out.get()
+        while True:   # a child that dies sends nothing: stop waiting then, not never
+            try: took, reconciles, summary, seconds, triplets = out.get(timeout=1); break
+            except queue.Empty:
+                if not child.is_alive(): raise SystemExit(f"the ingest process died (exit code {child.exitcode})")
         child.join()
     assert child.exitcode == 0 and reconciles, summary
     return took, mem.peak, seconds, triplets

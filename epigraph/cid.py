@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 import numpy as np, pandas as pd
 from fastcore.basics import patch
-from .config import get_settings
+from .config import get_settings, write_atomic
 from .relations import (Hit, DocEntities, documents_entities, TRIPLET_COLUMNS, empty_triplets, _triplet,
                                 hits_by_sentence, bc5cdr_split, gold_mentions, cid_set, relation_scores)
 
@@ -356,10 +356,7 @@ def _model_path(tuning: str) -> Path:
 
 def _save_model(model: CIDClassifier, path: Path) -> None:
     "Pickle the model's state only (plain dicts and numpy arrays), not its class, so any copy of the code can load it."
-    state = dict(vars(model), priors=vars(model.priors))
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")   # its own file: two workers may train at once
-    with open(tmp, "wb") as f: pickle.dump(state, f)
-    tmp.replace(path)
+    write_atomic(path, pickle.dumps(dict(vars(model), priors=vars(model.priors))))   # two workers may train at once
 
 def _load_model(path: Path) -> CIDClassifier:
     with open(path, "rb") as f: state = pickle.load(f)
