@@ -392,13 +392,18 @@ def row_hashes(df: pd.DataFrame) -> list[str]:
     rows = pc.binary_join_element_wise(*text, "\x1e") if len(text) > 1 else text[0]
     return [hashlib.sha256(t.encode()).hexdigest() for t in rows.to_pylist()]
 
-def with_hashes(kg: KG) -> KG:
-    "The KG with every table sorted by its id and a `content_hash` column per row."
+def with_hashes(kg: KG, keep: bool = False) -> KG:
+    ("The KG with every table sorted by its id and a `content_hash` column per row; with `keep`, a row that has a "
+     "hash keeps it (the caller vouches it is unchanged since it was hashed) and only the others are hashed.")
     out = {}
     for name in KG_TABLES:
-        df = getattr(kg, name).drop(columns="content_hash", errors="ignore")
+        df = getattr(kg, name)
+        old = df["content_hash"] if keep and "content_hash" in df.columns else pd.Series(None, index=df.index)
+        df = df.drop(columns="content_hash", errors="ignore").assign(content_hash=old.astype(object))
         df = df.sort_values(_SORT[name], kind="stable").reset_index(drop=True)
-        out[name] = df.assign(content_hash=row_hashes(df))
+        todo, h = df.content_hash.isna().to_numpy(), df.content_hash.to_numpy(dtype=object, copy=True)
+        if todo.any(): h[todo] = row_hashes(df[todo])
+        out[name] = df.assign(content_hash=h)
     return KG(**out, stages=kg.stages)
 
 # %% ../nbs/08_graph.ipynb #d0bb698c

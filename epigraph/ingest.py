@@ -125,11 +125,11 @@ def canonical_map(kg: graph.KG, ids) -> dict[str, str]:
     return graph.canonical_ids(set(ids) | set(m.a) | set(m.b), zip(m.a, m.b))
 
 # %% ../nbs/10a_ingest.ipynb #634a471a
-def evidence_rows(kg: graph.KG) -> pd.DataFrame:
+def evidence_rows(kg: graph.KG, hashes: bool = False) -> pd.DataFrame:
     "The graph's evidence with each row's head, predicate and tail (what `graph.triplets_table` groups)."
     spo = kg.triplets[["triplet_id", "head", "predicate", "tail"]] if len(kg.triplets) else \
         pd.DataFrame(columns=["triplet_id", "head", "predicate", "tail"])
-    ev = kg.evidence.drop(columns="content_hash", errors="ignore")
+    ev = kg.evidence if hashes else kg.evidence.drop(columns="content_hash", errors="ignore")
     return ev.merge(spo, on="triplet_id", how="left")
 
 def _isin(s: pd.Series, values) -> np.ndarray:
@@ -166,26 +166,26 @@ def _recomputed(ev: pd.DataFrame, ents: pd.DataFrame, old: pd.DataFrame) -> pd.D
 # %% ../nbs/10a_ingest.ipynb #11bb5a6e
 def update_graph(kg: graph.KG, add: pd.DataFrame, drop_docs=(), entities: pd.DataFrame|None = None) -> graph.KG:
     "The graph with the evidence of `drop_docs` removed and `add` (evidence rows) put in; touched triplets redone."
-    ev = evidence_rows(kg)
+    ev = evidence_rows(kg, hashes=True)   # rows carried over keep their `content_hash`; new and redone rows have none
     gone = ev.doc_id.isin(set(drop_docs))
     new_ents = entities if entities is not None else pd.DataFrame(columns=graph.ENTITY_COLUMNS)
-    ents = pd.concat([kg.entities.drop(columns="content_hash", errors="ignore"),
-                      new_ents[~new_ents.entity_id.isin(set(kg.entities.entity_id))]], ignore_index=True)
+    ents = pd.concat([kg.entities, new_ents[~new_ents.entity_id.isin(set(kg.entities.entity_id))]], ignore_index=True)
     add = add[~_isin(add.evidence_id, ev.evidence_id[~gone])]
     add, rejects = graph.set_aside(add, ents) if len(add) else (add, pd.DataFrame(columns=graph.REJECT_COLUMNS))
     touched = set(ev.triplet_id[gone]) | set(add.triplet_id)
     ev = pd.concat([ev[~gone], add.reindex(columns=ev.columns)], ignore_index=True) if len(add) else ev[~gone]
     ev = ev.assign(pmid=pd.array(ev.pmid, dtype="Int64"))
     ents = _kept_entities(ents, ev)
-    old = kg.triplets.drop(columns="content_hash", errors="ignore")
-    fresh = _recomputed(ev[_isin(ev.triplet_id, touched)], ents, old) if touched else old.iloc[:0]
+    old, unhashed = kg.triplets, lambda df: df.drop(columns="content_hash", errors="ignore")
+    fresh = _recomputed(unhashed(ev[_isin(ev.triplet_id, touched)]), unhashed(ents), old) if touched else old.iloc[:0]
     cols = list(old.columns) if len(old.columns) else list(fresh.columns)
-    trip = pd.concat([old[~_isin(old.triplet_id, touched)], fresh.reindex(columns=cols)], ignore_index=True)
-    conflicts, trip = graph.find_conflicts(_typed(trip))
-    old_rej = kg.rejects.drop(columns="content_hash", errors="ignore")
-    rej = pd.concat([old_rej[~old_rej.record_id.isin(set(drop_docs))], rejects], ignore_index=True)
-    return graph.KG(ents[graph.ENTITY_COLUMNS], trip, ev.drop(columns=["head", "predicate", "tail"]), conflicts,
-                    rej[graph.REJECT_COLUMNS], {}, kg.merges.drop(columns="content_hash", errors="ignore"))
+    trip = _typed(pd.concat([old[~_isin(old.triplet_id, touched)], fresh.reindex(columns=cols)], ignore_index=True))
+    conflicts, out = graph.find_conflicts(trip)
+    if "content_hash" in out: out.loc[out.suppressed.to_numpy() != trip.suppressed.to_numpy(), "content_hash"] = None
+    rej = pd.concat([kg.rejects[~kg.rejects.record_id.isin(set(drop_docs))], rejects], ignore_index=True)
+    hashed = lambda cols, df: cols + ["content_hash"] * ("content_hash" in df.columns)
+    return graph.KG(ents[hashed(graph.ENTITY_COLUMNS, ents)], out, ev.drop(columns=["head", "predicate", "tail"]),
+                    conflicts, rej[hashed(graph.REJECT_COLUMNS, rej)], {}, kg.merges)
 
 # %% ../nbs/10a_ingest.ipynb #9ee42e12
 REGISTRY_COLUMNS = ["pmid", "title", "date", "file"]
@@ -246,11 +246,11 @@ def save_graph(st: Stored, folder, **extra) -> Path:
     from epigraph.build import graph_code_version
     man = {k: v for k, v in st.manifest.items() if k in ("base", "base_code_version")}
     man.update(kind=INGESTED_KIND, code_version=graph_code_version(), documents=len(st.documents),
-               corpora=sorted(set(st.documents.corpus)), **extra)
+               corpora=sorted(set(st.documents.corpus.tolist())), **extra)
     docs = st.documents.drop(columns=list(UNSTORED_DOC_COLUMNS), errors="ignore")
     docs = docs.sort_values("doc_id", kind="stable").reset_index(drop=True)
     reg = st.registry.sort_values("pmid", kind="stable").reset_index(drop=True)
-    return store.save_kg(st.kg, folder, extra=man, tables=dict(documents=docs, registry=reg))
+    return store.save_kg(st.kg, folder, extra=man, tables=dict(documents=docs, registry=reg), keep_hashes=True)
 
 # %% ../nbs/10a_ingest.ipynb #129a8ba3
 @dataclass
@@ -368,7 +368,7 @@ def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
     with _build_lock(folder):
         st = open_graph(folder, base)
         counts, sink = dict(read=0, unchanged=0, rejected=0, duplicates=0, updated_ids=set()), []
-        known = dict(zip(st.documents.doc_id, st.documents.content_hash))
+        known = dict(zip(st.documents.doc_id.tolist(), st.documents.content_hash.tolist()))
         reads = corpus.iter_corpus(files, corpus_name, batch_size=max(params.batch_size, 2000))
         claims, ex_rej, kept = _extract_all(_batches(reads, known, counts, sink, params.batch_size), params)
         t1 = time.perf_counter()
@@ -416,7 +416,7 @@ def remove(folder, ids) -> IngestReport:
     wanted = set(doc_ids(ids))
     with _build_lock(folder):
         st = open_graph(folder)
-        drop = wanted & set(st.documents.doc_id)
+        drop = wanted & set(st.documents.doc_id.tolist())
         rep = IngestReport(str(folder), removed=len(drop), not_found=len(wanted - drop))
         rep.triplets_before = rep.triplets_after = len(st.kg.triplets)
         if drop:

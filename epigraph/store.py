@@ -110,12 +110,13 @@ def _write_table(df: pd.DataFrame, path: Path, hashes) -> dict:
     import pyarrow.parquet as pq
     pq.write_table(arrow_table(df), path, compression="zstd")
     return dict(rows=len(df), file_sha256=_sha_file(path),
-                rows_sha256=hashlib.sha256("".join(hashes).encode()).hexdigest())
+                rows_sha256=hashlib.sha256("".join(hashes if isinstance(hashes, list) else hashes.tolist()).encode())
+                .hexdigest())   # a Series goes across as a list: iterating Arrow-backed text one by one is slow
 
-def _write_tables(kg: KG, folder: Path, extra: dict, tables: dict|None = None) -> None:
+def _write_tables(kg: KG, folder: Path, extra: dict, tables: dict|None = None, keep_hashes: bool = False) -> None:
     "The Parquet tables (the KG's, then `tables`), then `manifest.json` (their hashes, the inputs, `extra`)."
     manifest = dict(tables={}, inputs={k: SOURCES[k].sha256 for k in INPUT_SOURCES}, hpo_release=hpo_release(), **extra)
-    kg = with_hashes(kg)
+    kg = with_hashes(kg, keep=keep_hashes)
     for name in KG_TABLES:
         df = getattr(kg, name)
         manifest["tables"][name] = _write_table(df, folder/f"{name}.parquet", df.content_hash)
@@ -124,15 +125,15 @@ def _write_tables(kg: KG, folder: Path, extra: dict, tables: dict|None = None) -
                                     for n, df in tables.items()}
     (folder/"manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
-def save_kg(kg: KG, folder, extra: dict|None = None, tables: dict|None = None) -> Path:
+def save_kg(kg: KG, folder, extra: dict|None = None, tables: dict|None = None, keep_hashes: bool = False) -> Path:
     ("Write the KG (Parquet + `manifest.json` with `extra` fields; `tables` beside it) into a new folder, then swap it "
-     "in.")
+     "in. `keep_hashes`: rows that carry a `content_hash` keep it (`graph.with_hashes(keep=True)`).")
     folder = check_graph_folder(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     _recover_swap(folder); _remove_abandoned(folder)
     new = folder.parent/f".{folder.name}.new-{os.getpid()}-{os.urandom(4).hex()}"; new.mkdir()
     try:
-        _write_tables(kg, new, extra or {}, tables)
+        _write_tables(kg, new, extra or {}, tables, keep_hashes)
         _swap_in(new, folder)
     except BaseException:
         shutil.rmtree(new, ignore_errors=True); raise
