@@ -141,3 +141,25 @@ def test_ask_with_a_graph_folder_that_holds_none(tmp_path):
     r = _epigraph("ask", "Can carbamazepine cause hyponatremia?", "--graph", tmp_path / "typo")
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "no saved graph there" in r.stderr, r.stderr
     assert not (tmp_path / "typo").exists()                          # nothing built in its place
+
+
+def test_kept_row_hashes_are_the_rows_hashes(tmp_path):
+    "An add and a removal hash only new and redone rows (`keep_hashes`); every stored hash must still be its row's."
+    from epigraph import graph
+    from epigraph.ingest import ingest, remove, IngestParams
+    from epigraph.store import load_kg
+    g, params = tmp_path / "g", IngestParams(workers=0, progress=False)
+    ingest([_pubmed_xml(tmp_path / "a.xml", RECORDS[:2])], g, base="none", params=params)
+    steps = [lambda: ingest([_pubmed_xml(tmp_path / "b.xml", RECORDS[2:])], g, params=params),
+             lambda: ingest([_jsonl(tmp_path / "mynotes.jsonl")], g, params=params),
+             lambda: remove(g, ["PMID:900000101"])]
+    for step in steps:
+        before = load_kg(g)
+        step()
+        kg = load_kg(g)
+        assert len(kg.evidence) != len(before.evidence)           # each step changed the graph
+        kept = set(before.evidence.content_hash) & set(kg.evidence.content_hash)
+        assert kept, "no evidence row was carried over"
+        for name in graph.KG_TABLES:
+            df = getattr(kg, name)
+            assert list(df.content_hash) == graph.row_hashes(df), name
