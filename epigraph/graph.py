@@ -392,6 +392,7 @@ def row_hashes(df: pd.DataFrame) -> list[str]:
     rows = pc.binary_join_element_wise(*text, "\x1e") if len(text) > 1 else text[0]
     return [hashlib.sha256(t.encode()).hexdigest() for t in rows.to_pylist()]
 
+# %% ../nbs/08_graph.ipynb #9cfa4838
 def with_hashes(kg: KG, keep: bool = False) -> KG:
     ("The KG with every table sorted by its id and a `content_hash` column per row; with `keep`, a row that has a "
      "hash keeps it (the caller vouches it is unchanged since it was hashed) and only the others are hashed.")
