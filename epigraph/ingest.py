@@ -4,7 +4,7 @@
 
 # %% ../nbs/10a_ingest.ipynb #331e048b
 from __future__ import annotations
-import json, logging, os, time
+import json, logging, os, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
@@ -14,7 +14,7 @@ from .config import get_settings, get_logger
 from .build import INGESTED_KIND   # the manifest's `kind` of a graph this module makes
 
 # %% auto #0
-__all__ = ['BASES', 'EXTRA_TABLES', 'UNSTORED_DOC_COLUMNS', 'LEXICON_ENTITY_SOURCE', 'CARRIED', 'REGISTRY_COLUMNS',
+__all__ = ['BASES', 'EXTRA_TABLES', 'UNSTORED_DOC_COLUMNS', 'FORK_OK', 'LEXICON_ENTITY_SOURCE', 'CARRIED', 'REGISTRY_COLUMNS',
            'IngestParams', 'extract_documents', 'extract_batches', 'lexicon_entities', 'canonical_map', 'evidence_rows',
            'update_graph', 'saved_table', 'empty_graph', 'Stored', 'open_graph', 'save_graph', 'IngestReport', 'ingest',
            'doc_ids', 'read_ids', 'remove']
@@ -28,6 +28,7 @@ class IngestParams:
     batch_size: int = 500            # documents per task
     in_flight: int = 2               # tasks queued per worker: bounds the memory the pipeline holds
     local_below: int = 2000          # a corpus with fewer documents to extract runs in this process
+    fork_from: int = 200             # in this process, a batch this size or larger is split among `workers` forks
     use_llm: bool = False            # also the LLM extractor (needs EPIGRAPH_LLM_BASE_URL and _MODEL)
     progress: bool = True
 
@@ -69,10 +70,34 @@ def extract_documents(docs: pd.DataFrame, use_llm: bool = False) -> tuple[pd.Dat
                                 record_id=d.doc_id.to_numpy()[at], reason=why), columns=corpus.REJECT_COLUMNS)
     return _claims_for(docs, claims), rejects
 
-# %% ../nbs/10a_ingest.ipynb #920ed3de
+# %% ../nbs/10a_ingest.ipynb #5cb06f8e
+FORK_OK = sys.platform.startswith("linux")   # where forking a process that has loaded the extractors is safe
+
 def _local_batches(batches, use_llm: bool):
     for b in batches: yield b, extract_documents(b, use_llm)
 
+def _ready_extractors() -> None:
+    "Load what every extraction needs, once, in this process: forked workers inherit it instead of loading it."
+    import scipy.sparse   # the classifier's n-gram matrices; imported on first use otherwise (0.4 s in each worker)
+    from epigraph import cid, normalise
+    normalise.stored_normaliser(normalise.DICTIONARY_STAGES); cid.default_model()
+
+def _split(b: pd.DataFrame, n: int) -> list[pd.DataFrame]:
+    "`b` in at most `n` consecutive parts of near-equal size."
+    return [b.iloc[i] for i in np.array_split(np.arange(len(b)), n) if len(i)]
+
+def _forked_batches(batches, params: IngestParams):
+    "Each batch of `fork_from` documents or more split among `workers` processes forked from this one."
+    import itertools, multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+    _ready_extractors()
+    with ProcessPoolExecutor(params.workers, mp_context=mp.get_context("fork")) as pool:   # forks on first use
+        for b in batches:
+            if len(b) < params.fork_from: yield b, extract_documents(b, params.use_llm); continue
+            outs = list(pool.map(extract_documents, _split(b, params.workers), itertools.repeat(params.use_llm)))
+            yield b, tuple(pd.concat(x, ignore_index=True) for x in zip(*outs))
+
+# %% ../nbs/10a_ingest.ipynb #920ed3de
 def _dask_batches(batches, params: IngestParams):
     from dask.distributed import Client, LocalCluster, as_completed
     cluster = None if params.scheduler else LocalCluster(
@@ -96,9 +121,11 @@ def _dask_batches(batches, params: IngestParams):
         if cluster is not None: cluster.close()
 
 def extract_batches(batches, params: IngestParams = IngestParams(), local: bool = False):
-    "(batch, (claims, rejects)) for each batch, extracted on Dask (or in this process with `local` or `workers=0`)."
-    if local or params.workers == 0: return _local_batches(batches, params.use_llm)
-    return _dask_batches(batches, params)
+    ("(batch, (claims, rejects)) for each batch, extracted on Dask; with `local`, in this process (on forked workers "
+     "where that pays); with `workers=0`, in this process alone.")
+    if params.workers == 0 or (local and (params.workers == 1 or not FORK_OK)):
+        return _local_batches(batches, params.use_llm)
+    return _forked_batches(batches, params) if local else _dask_batches(batches, params)
 
 # %% ../nbs/10a_ingest.ipynb #ec005a95
 LEXICON_ENTITY_SOURCE = "ingest"     # `source` of an entity row a corpus added (from the lexicon)
