@@ -4,7 +4,7 @@
 
 # %% ../nbs/04_lexicon.ipynb #8f1b2dc2
 from __future__ import annotations
-import csv, re, unicodedata
+import csv, hashlib, re, unicodedata
 from collections import Counter, defaultdict
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +22,7 @@ __all__ = ['LEXICON_COLUMNS', 'HOW', 'CHEMICAL_QUALIFIERS', 'DISEASE_QUALIFIERS'
            'LEXICON_VERSION', 'normalise_key', 'lexicon_rows', 'mesh_qualifiers', 'mesh_descriptor_types', 'uninverted',
            'mesh_terms', 'hpo_terms', 'epio_terms', 'epio_xrefs', 'cpic_terms', 'gene_terms', 'training_mentions',
            'learned_terms', 'pattern_terms', 'curated_terms', 'bridge_terms', 'canonical_mesh_ids', 'drug_name_terms',
-           'disease_name_terms', 'build_lexicon', 'load_lexicon']
+           'disease_name_terms', 'build_lexicon', 'lexicon_folder', 'load_lexicon', 'lexicon_digest']
 
 # %% ../nbs/04_lexicon.ipynb #5c43a8e6
 _SPACE_CHARS = str.maketrans({c: " " for c in "-\u2010\u2011\u2012\u2013\u2014\u2212/_\u00a0\t\n\r"})
@@ -328,7 +328,20 @@ def _load_cached(folder: str, rebuild: bool):
 
 LEXICON_VERSION = "6"   # bump when the build changes, so that stale caches are not reused
 
+def lexicon_folder() -> Path:
+    "Where the lexicon's Parquet cache lives: one folder per `LEXICON_VERSION`, in the build folder."
+    return get_settings().build_dir/"lexicon"/f"v{LEXICON_VERSION}"
+
 def load_lexicon(rebuild: bool = False) -> dict[str, pd.DataFrame]:
     "The lexicon tables (`terms`, `xrefs`), from the build cache or freshly built."
-    d = _load_cached(str(get_settings().build_dir/"lexicon"/f"v{LEXICON_VERSION}"), rebuild)
+    d = _load_cached(str(lexicon_folder()), rebuild)
     return {k: v.copy() for k, v in d.items()}
+
+# %% ../nbs/04_lexicon.ipynb #d6c6bef8
+def lexicon_digest(folder: Path|None = None) -> str:
+    "SHA-256 of the cached lexicon files (`terms`, then `xrefs`) in `folder`; by default the cache, built when absent."
+    f = Path(folder or lexicon_folder())
+    if folder is None and not (f/"terms.parquet").exists(): load_lexicon()
+    h = hashlib.sha256()
+    for k in ("terms", "xrefs"): h.update((f/f"{k}.parquet").read_bytes())
+    return h.hexdigest()

@@ -14,7 +14,7 @@ from rapidfuzz import fuzz, process
 from .config import get_logger
 from .schema import ENTITY_TYPES, validate_mentions
 from .sources import load_bc5cdr
-from .lexicon import load_lexicon, normalise_key, training_mentions, mesh_qualifiers
+from .lexicon import load_lexicon, lexicon_digest, normalise_key, training_mentions, mesh_qualifiers
 from .ner import Matcher, SpanSet, find_mentions, default_matcher
 
 # %% auto #0
@@ -444,8 +444,7 @@ def _normaliser_key(stages: tuple[str, ...]) -> str:
     h = hashlib.sha256(repr(tuple(stages)).encode())
     for m in ("lexicon", "ner", "normalise", "sources"):
         h.update(Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
-    lex = load_lexicon()
-    for k in ("terms", "xrefs"): h.update(pd.util.hash_pandas_object(lex[k], index=False).to_numpy().tobytes())
+    h.update(lexicon_digest().encode())   # the cached files' bytes: hashing the loaded tables cost 0.25 s
     return h.hexdigest()[:16]
 
 @lru_cache(maxsize=4)
