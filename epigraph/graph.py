@@ -381,6 +381,10 @@ def _column_arrow(s: pd.Series):
     if s.dtype == bool: return pa.array(np.where(s.to_numpy(), "True", "False"), type=pa.string())
     if pd.api.types.is_integer_dtype(s.dtype):   # Arrow writes integers as Python does (not floats: 1.0 would be "1")
         return pc.fill_null(pc.cast(pa.array(s), pa.string()), "")
+    if s.dtype == object:   # texts and missing values only (a table joined with new rows): read by Arrow as well
+        try: a = pa.array(s, from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError): a = None
+        if a is not None and pa.types.is_string(a.type): return pc.fill_null(a, "")
     return pa.array(_column_text(s).astype(object).tolist(), type=pa.string())
 
 def row_hashes(df: pd.DataFrame) -> list[str]:
