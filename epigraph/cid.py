@@ -227,12 +227,13 @@ def _weights(lr) -> dict:
 
 def _logistic(X, w: dict) -> np.ndarray:
     ("P(y = 1) for the rows of `X` (dense or CSR), as `LogisticRegression.predict_proba` computes it, except that a "
-     "dense row's weighted sum is exact (`math.fsum`): a matrix product sums in an order that depends on the array's "
-     "size and memory layout, and a pair's probability would change in its last bits with the rest of its batch.")
+     "dense row is summed column by column, in a fixed order: a matrix product sums in an order that depends on the "
+     "array's size and memory layout, and a pair's probability would change in its last bits with its batch.")
     from scipy.special import expit
     if not isinstance(X, np.ndarray): return expit((X @ w["coef"].T + w["intercept"]).reshape(-1))   # CSR: row order
-    z = [math.fsum(r) for r in (X * w["coef"].reshape(-1)).tolist()]
-    return expit(np.array(z, dtype=float).reshape(-1) + w["intercept"][0])
+    terms, z = X * w["coef"].reshape(-1), np.zeros(len(X))
+    for j in range(terms.shape[1]): z += terms[:, j]   # element-wise adds: each row's own, in column order
+    return expit(z + w["intercept"][0])
 
 def _standardised(F: np.ndarray, scale: dict) -> np.ndarray:
     "`StandardScaler.transform`: a float copy, minus the means, divided by the scales."
