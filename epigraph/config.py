@@ -4,15 +4,15 @@
 
 # %% ../nbs/00_config.ipynb #7cfd7757
 from __future__ import annotations
-import hashlib, importlib, logging, os, re, shutil, tempfile, urllib.request, urllib.error, zipfile
+import contextlib, gc, hashlib, importlib, logging, os, re, shutil, tempfile, urllib.request, urllib.error, zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['LOAD_PATH', 'SOURCES', 'PACKAGE_SOURCES', 'EMBEDDINGS_EXTRA', 'project_root', 'Settings', 'get_settings',
-           'get_logger', 'write_atomic', 'is_load_path', 'load_by_name', 'Source', 'PackageSource', 'SourceError',
-           'sha256_of', 'fetch', 'minilm_available', 'minilm_model', 'registry_table']
+__all__ = ['BULK_GC_THRESHOLD', 'LOAD_PATH', 'SOURCES', 'PACKAGE_SOURCES', 'EMBEDDINGS_EXTRA', 'project_root', 'Settings',
+           'get_settings', 'get_logger', 'write_atomic', 'fewer_collections', 'is_load_path', 'load_by_name', 'Source',
+           'PackageSource', 'SourceError', 'sha256_of', 'fetch', 'minilm_available', 'minilm_model', 'registry_table']
 
 # %% ../nbs/00_config.ipynb #e1e4b2a6
 def project_root() -> Path:
@@ -96,6 +96,18 @@ def write_atomic(path: Path|str, data: bytes|str, encoding: str = "utf-8") -> Pa
     except BaseException:
         Path(tmp).unlink(missing_ok=True); raise
     return path
+
+# %% ../nbs/00_config.ipynb #a2567e49
+BULK_GC_THRESHOLD = (50_000, 20, 20)   # gc.set_threshold during bulk work (Python's default: 700, 10, 10)
+
+@contextlib.contextmanager
+def fewer_collections(threshold: tuple[int, int, int] = BULK_GC_THRESHOLD):
+    "Run a block with Python's cyclic garbage collector triggered at `threshold`; the previous setting after it."
+    before = gc.get_threshold()
+    gc.set_threshold(*threshold)
+    try: yield
+    finally: gc.set_threshold(*before)
+
 
 # %% ../nbs/00_config.ipynb #a6fd4a3b
 LOAD_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")   # "package.module:function"

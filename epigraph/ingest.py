@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from . import adapters, corpus, graph, store
-from .config import get_settings, get_logger
+from .config import get_settings, get_logger, fewer_collections
 from .build import INGESTED_KIND   # the manifest's `kind` of a graph this module makes
 
 # %% auto #0
@@ -53,12 +53,17 @@ def _claims_for(docs: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
     c["date_kind"] = np.where(c.date.notna(), "publication", None)
     return adapters.claims_frame(c)
 
+def _normaliser():
+    "The normaliser every ingest extracts with (the dictionary stages), from its pickle: a worker starts in a second."
+    from epigraph import normalise
+    return normalise.stored_normaliser(normalise.DICTIONARY_STAGES)
+
 def extract_documents(docs: pd.DataFrame, use_llm: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Claims (`adapters.CLAIM_COLUMNS`) from a batch of corpus documents, and the documents the extractors set aside."
     from epigraph import normalise, relations
     keyed = pd.DataFrame(dict(pmid=np.arange(1, len(docs) + 1), title=docs.title.to_numpy(),
                               abstract=docs.abstract.to_numpy()))
-    norm = normalise.stored_normaliser(normalise.DICTIONARY_STAGES)   # a pickle: a worker starts in a second
+    norm = _normaliser()
     _, found = relations.extract(keyed, mentions=normalise.extract_entities(keyed, norm, fast=True), use_llm=use_llm)
     claims = (adapters._extracted(found, graph.INGESTED_PREFIX, entities=False)[1] if len(found)
               else adapters.claims_frame(pd.DataFrame()))
@@ -79,8 +84,8 @@ def _local_batches(batches, use_llm: bool):
 def _ready_extractors() -> None:
     "Load what every extraction needs, once, in this process: forked workers inherit it instead of loading it."
     import scipy.sparse   # the classifier's n-gram matrices; imported on first use otherwise (0.4 s in each worker)
-    from epigraph import cid, normalise
-    normalise.stored_normaliser(normalise.DICTIONARY_STAGES); cid.default_model()
+    from epigraph import cid
+    _normaliser(); cid.default_model()
 
 def _split(b: pd.DataFrame, n: int) -> list[pd.DataFrame]:
     "`b` in at most `n` consecutive parts of near-equal size."
@@ -392,7 +397,7 @@ def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
     from epigraph.build import _build_lock
     t0 = time.perf_counter()
     files, folder = corpus.corpus_files(paths), store.check_graph_folder(folder)   # one-line errors before any work
-    with _build_lock(folder):
+    with _build_lock(folder), fewer_collections():
         st = open_graph(folder, base)
         counts, sink = dict(read=0, unchanged=0, rejected=0, duplicates=0, updated_ids=set()), []
         known = dict(zip(st.documents.doc_id.tolist(), st.documents.content_hash.tolist()))
@@ -441,7 +446,7 @@ def remove(folder, ids) -> IngestReport:
     if not (store._saved_folder(folder)/"manifest.json").exists():
         raise FileNotFoundError(f"{folder} holds no ingested graph — nothing to remove")
     wanted = set(doc_ids(ids))
-    with _build_lock(folder):
+    with _build_lock(folder), fewer_collections():
         st = open_graph(folder)
         drop = wanted & set(st.documents.doc_id.tolist())
         rep = IngestReport(str(folder), removed=len(drop), not_found=len(wanted - drop))

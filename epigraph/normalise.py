@@ -451,10 +451,11 @@ def _normaliser_key(stages: tuple[str, ...]) -> str:
 def stored_normaliser(stages: tuple[str, ...] = DICTIONARY_STAGES) -> Normaliser:
     "`default_normaliser(stages=stages)`, from its pickle in the build folder when code and lexicon are unchanged."
     import os, pickle
-    from epigraph.config import get_settings
+    from epigraph.config import get_settings, fewer_collections
     path = get_settings().build_dir/"normaliser"/f"{_normaliser_key(stages)}.pkl"
     if path.exists():
-        try: return pickle.loads(path.read_bytes())
+        try:
+            with fewer_collections(): return pickle.loads(path.read_bytes())   # 0.5 s → 0.4 s
         except Exception: pass          # a cut or foreign file is built again below
     norm = default_normaliser(stages=tuple(stages))
     path.parent.mkdir(parents=True, exist_ok=True)
