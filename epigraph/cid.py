@@ -225,31 +225,47 @@ def _weights(lr) -> dict:
     "The fitted numbers of a binary scikit-learn logistic regression."
     return dict(coef=np.array(lr.coef_, dtype=float), intercept=np.array(lr.intercept_, dtype=float))
 
+def _expit(z: np.ndarray) -> np.ndarray:
+    "1 / (1 + e^-z) element by element with the C library's `exp`, as `scipy.special.expit` computes it."
+    out = np.empty(len(z))
+    for i, v in enumerate(z.tolist()):
+        try: out[i] = 1.0 / (1.0 + math.exp(-v))
+        except OverflowError: out[i] = 0.0          # e^-z beyond the largest float: expit's 0
+    return out
+
+def _row_terms(rows: tuple[np.ndarray, np.ndarray], coef: np.ndarray) -> np.ndarray:
+    "The weights of binary sparse `rows` (indices, indptr), each row's in index order, zero-padded to one width."
+    indices, indptr = rows
+    n = np.diff(indptr)
+    out = np.zeros((len(n), n.max(initial=0)))
+    out[np.repeat(np.arange(len(n)), n), np.arange(len(indices)) - np.repeat(indptr[:-1], n)] = coef[indices]
+    return out
+
+# %% ../nbs/07b_cid.ipynb #6a5e1d2f
 def _logistic(X, w: dict) -> np.ndarray:
-    ("P(y = 1) for the rows of `X` (dense or CSR), as `LogisticRegression.predict_proba` computes it, except that a "
-     "dense row is summed column by column, in a fixed order: a matrix product sums in an order that depends on the "
-     "array's size and memory layout, and a pair's probability would change in its last bits with its batch.")
-    from scipy.special import expit
-    if not isinstance(X, np.ndarray): return expit((X @ w["coef"].T + w["intercept"]).reshape(-1))   # CSR: row order
-    terms, z = X * w["coef"].reshape(-1), np.zeros(len(X))
+    ("P(y = 1) for dense rows `X` or binary sparse rows (indices, indptr), as `LogisticRegression.predict_proba` "
+     "computes it, except that each row is summed in a fixed order: a dense matrix product sums in an order that "
+     "depends on the array's size and memory layout, and a pair's probability would change in its last bits with "
+     "its batch.")
+    coef = w["coef"].reshape(-1)
+    terms = _row_terms(X, coef) if isinstance(X, tuple) else X * coef
+    z = np.zeros(len(terms))
     for j in range(terms.shape[1]): z += terms[:, j]   # element-wise adds: each row's own, in column order
-    return expit(z + w["intercept"][0])
+    return _expit(z + w["intercept"][0])
 
 def _standardised(F: np.ndarray, scale: dict) -> np.ndarray:
     "`StandardScaler.transform`: a float copy, minus the means, divided by the scales."
     X = np.array(F, dtype=np.float64); X -= scale["mean"]; X /= scale["scale"]
     return X
 
-def _ngram_matrix(words, vocabulary: dict):
-    "`CountVectorizer.transform`: binary CSR rows of the lowercased tokens and token pairs, sorted."
-    import scipy.sparse as sp
+def _ngram_rows(words, vocabulary: dict) -> tuple[np.ndarray, np.ndarray]:
+    "`CountVectorizer.transform` as binary sparse rows (indices, indptr) of the lowercased tokens and token pairs."
     indptr, indices = [0], []
     for w in words:
         t = w.lower().split()
         indices += sorted({vocabulary[g] for g in (*t, *map(" ".join, zip(t, t[1:]))) if g in vocabulary})
         indptr.append(len(indices))
-    return sp.csr_matrix((np.ones(len(indices), dtype=np.int64), np.array(indices, dtype=np.int32), np.array(indptr)),
-                         shape=(len(indptr) - 1, len(vocabulary)))
+    return np.array(indices, dtype=np.int64), np.array(indptr, dtype=np.int64)
 
 # %% ../nbs/07b_cid.ipynb #52bea2ce
 class CIDClassifier:
@@ -309,7 +325,7 @@ def score(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, 
     docs = docs if docs is not None else documents_entities(documents, mentions)
     mp, pairs = mention_pairs(docs), pair_features(docs)
     if not len(pairs): return pd.DataFrame(columns=["pmid", "chemical", "disease", "p"])
-    if len(mp): mp["s"] = _logistic(_ngram_matrix(mp.words, self.vocabulary), self.mention_w)
+    if len(mp): mp["s"] = _logistic(_ngram_rows(mp.words, self.vocabulary), self.mention_w)
     out = pairs[["pmid", "chemical", "disease"]].copy()
     out["p"] = _logistic(_standardised(self._pair_matrix(pairs, mp).values, self.scale), self.pair_w)
     return out

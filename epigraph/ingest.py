@@ -83,7 +83,6 @@ def _local_batches(batches, use_llm: bool):
 
 def _ready_extractors() -> None:
     "Load what every extraction needs, once, in this process: forked workers inherit it instead of loading it."
-    import scipy.sparse   # the classifier's n-gram matrices; imported on first use otherwise (0.4 s in each worker)
     from epigraph import cid
     _normaliser(); cid.default_model()
 

@@ -147,16 +147,16 @@ def test_extract_file_ignores_input_annotations(tmp_path, dev):
 
 
 def test_the_cached_cid_model_scores_without_scikit_learn(model, dev):
-    "Loading the cached classifier and scoring import no scikit-learn (about 2 s in every new ingest process)."
+    "Loading the cached classifier and scoring import no scikit-learn (about 2 s in every new ingest process), no scipy."
     import subprocess, sys
     code = ("import sys; from epigraph import cid, relations; m = cid.train_cid_classifier(); "
             "d = relations.bc5cdr_split('dev'); docs = d['documents'].head(5); g = relations.gold_mentions(d); "
             "s = m.score(docs, g[g.pmid.isin(docs.pmid)]); "
-            "print(len(s), round(float(s.p.sum()), 9), 'sklearn' in sys.modules)")
+            "print(len(s), round(float(s.p.sum()), 9), 'sklearn' in sys.modules, 'scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-1500:]
-    n, total, imported = out.stdout.split()[-3:]
+    n, total, imported, scipy_imported = out.stdout.split()[-4:]
     docs = dev["documents"].head(5); g = relations.gold_mentions(dev)
     here = model.score(docs, g[g.pmid.isin(docs.pmid)])              # the same model, scored in this process
     assert int(n) == len(here) > 0 and float(total) == round(float(here.p.sum()), 9)
-    assert imported == "False"
+    assert (imported, scipy_imported) == ("False", "False")
