@@ -11,7 +11,8 @@ import numpy as np, pandas as pd
 from fastcore.basics import patch
 from .config import get_settings, write_atomic
 from .relations import (Hit, DocEntities, documents_entities, TRIPLET_COLUMNS, empty_triplets, _triplet,
-                                hits_by_sentence, bc5cdr_split, gold_mentions, cid_set, relation_scores)
+                                hits_by_sentence, bc5cdr_split, gold_mentions, cid_set, relation_scores,
+                                RULES, rule_groups, pair_firings)
 
 # %% auto #0
 __all__ = ['FEATURE_GROUPS', 'MODEL_VERSION', 'RELATIVE_GRID', 'mention_pairs', 'disease_trees', 'broader_diseases',
@@ -83,7 +84,17 @@ def _sentence_distance(cs: set[int], ds: set[int]) -> int:
 
 # %% ../nbs/07b_cid.ipynb #96e5f86b
 _TRIGGER_NAMES = [(f"between_{k}", f"sentence_{k}") for k in _TRIGGERS]   # the columns, in their fitted order
+_RULE_NAMES = [(r.name, "rule_" + re.sub(r"\W+", "_", r.name)) for r in RULES
+               if r.predicate == "induces" and (r.head_role, r.tail_role) == ("chemical", "disease")]
 
+def _position_features(doc: DocEntities, cs, ds) -> dict:
+    "Whether each of the two, and both, are in the last sentence (often the conclusion); each in the first two."
+    last = len(doc.spans) - 1
+    c_last, d_last = float(last in cs), float(last in ds)
+    return dict(c_last=c_last, d_last=d_last, both_last=c_last * d_last, c_first_sent=float(min(cs) <= 1),
+                d_first_sent=float(min(ds) <= 1))
+
+# %% ../nbs/07b_cid.ipynb #21333b03
 def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: list[Hit], stats: dict) -> dict:
     cs, ds = doc.grouped(chits).keys(), doc.grouped(dhits).keys()
     shared = cs & ds
@@ -111,7 +122,9 @@ def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: li
         for (bn, sn), bv, sv in zip(_TRIGGER_NAMES, _trigger_flags(between), seen[a.sent]): f[bn], f[sn] = bv, sv
     else:
         f["char_gap"], f["c_first"] = 1.0, 0.5
-    return f
+    fired = pair_firings(doc, stats["rules"], chits, dhits).get("induces") if c != d else None
+    for name, column in _RULE_NAMES: f[column] = float(fired is not None and fired[0].name == name)
+    return f | _position_features(doc, cs, ds)
 
 # %% ../nbs/07b_cid.ipynb #5fc05a82
 def _trees_path() -> Path:
@@ -150,7 +163,8 @@ def _doc_stats(doc: DocEntities, chems: dict, dises: dict) -> dict:
     order = lambda hits: {k: i for i, k in enumerate(sorted(hits, key=lambda k: min(h.start for h in hits[k])))}
     return dict(n_c=len(chems), n_d=len(dises), cmax=max((len(v) for v in chems.values()), default=1),
                 dmax=max((len(v) for v in dises.values()), default=1), c_order=order(chems), d_order=order(dises),
-                broader=broader_diseases(set(dises)), sentence_triggers={})
+                broader=broader_diseases(set(dises)), sentence_triggers={},
+                rules=rule_groups(tuple(RULES)).get(("chemical", "disease"), ()))
 
 def pair_features(docs: list[DocEntities]) -> pd.DataFrame:
     "One row per (pmid, chemical MeSH id, disease MeSH id) of each document, with its features."
@@ -171,6 +185,8 @@ FEATURE_GROUPS = {
     "salience (counts, ranks, spread)": ("c_count", "d_count", "c_frac", "d_frac", "c_top", "d_top", "n_c", "n_d",
                                          "c_rank", "d_rank", "c_sents", "d_sents"),
     "trigger words": ("c_induced", "between_", "sentence_"),
+    "relation rules (which fired first)": ("rule_",),
+    "position (last sentence, opening)": ("c_last", "d_last", "both_last", "c_first_sent", "d_first_sent"),
     "mention-pair words (stage 1)": ("m_max", "m_mean", "m_count"),
     "training priors": ("pair_seen", "pair_cid", "pair_rate", "pair_n", "c_rate", "d_rate", "c_seen", "d_seen")}
 
@@ -348,7 +364,7 @@ def cooccurrence_cid(documents: pd.DataFrame, mentions: pd.DataFrame) -> set[tup
     return {(int(p), c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)}
 
 # %% ../nbs/07b_cid.ipynb #0f23637b
-MODEL_VERSION = "cid-lr-6"   # 3: plain arrays; 4: the disease-hierarchy feature; 5: relative; 6: one BLAS thread
+MODEL_VERSION = "cid-lr-7"   # 3: arrays; 4: disease hierarchy; 5: relative; 6: one BLAS thread; 7: rules, position
 RELATIVE_GRID = (None, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3)   # per-abstract fractions `tune_threshold` tries
 
 def tune_threshold(model: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame,

@@ -16,8 +16,8 @@ from . import sources
 # %% auto #0
 __all__ = ['TRIPLET_COLUMNS', 'RULES', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'REJECT_TABLE_COLUMNS', 'gold_mentions',
            'bc5cdr_split', 'sentence_spans', 'split_ids', 'mesh_ids', 'role_of', 'Hit', 'hits_by_sentence',
-           'DocEntities', 'documents_entities', 'mesh_hits', 'empty_triplets', 'Rule', 'rule_triplets',
-           'synthetic_mentions', 'cid_set', 'relation_scores', 'llm_messages', 'llm_triplets', 'consensus', 'cid_table',
+           'DocEntities', 'documents_entities', 'mesh_hits', 'empty_triplets', 'Rule', 'rule_groups', 'pair_firings',
+           'rule_triplets', 'cid_set', 'relation_scores', 'llm_messages', 'llm_triplets', 'consensus', 'cid_table',
            'extract', 'read_documents', 'check_output_path', 'extract_file']
 
 # %% ../nbs/07_relations.ipynb #ae602b65
@@ -249,10 +249,12 @@ def _rule_fires(rule: Rule, text: str, head: Hit, tail: Hit, context=None) -> bo
     return m is not None and not _NEGATION.search(clause[:m.start()] + " " + clause[m.end():])
 
 # %% ../nbs/07_relations.ipynb #f2caca66
-def _rules_by_roles(rules: list[Rule]) -> dict[tuple[str, str], list[Rule]]:
+@lru_cache(maxsize=None)
+def rule_groups(rules: tuple[Rule, ...]) -> dict[tuple[str, str], tuple[Rule, ...]]:
+    "`rules` by (head role, tail role), each group a tuple kept for the process (`pair_firings` keys on its id)."
     out = defaultdict(list)
     for r in rules: out[(r.head_role, r.tail_role)].append(r)
-    return out
+    return {k: tuple(v) for k, v in out.items()}
 
 def _first_firing(doc: DocEntities, rule: Rule, hs: dict, ts: dict, shared: list, contexts: dict):
     for i in shared:
@@ -263,36 +265,36 @@ def _first_firing(doc: DocEntities, rule: Rule, hs: dict, ts: dict, shared: list
                 if _rule_fires(rule, doc.text, h, t, contexts[key]): return h, t
     return None
 
+def pair_firings(doc: DocEntities, group: tuple[Rule, ...], heads: list[Hit], tails: list[Hit]) -> dict:
+    "Predicate → (rule, head hit, tail hit): its first rule in `group` firing on two mentions in one sentence (cached)."
+    hs, ts = doc.grouped(heads), doc.grouped(tails)
+    if not (shared := hs.keys() & ts.keys()): return {}
+    cache = doc.__dict__.setdefault("_firings", {})
+    key = (id(group), id(heads), id(tails))          # the lists live as long as the document, the groups for good
+    if key not in cache:
+        shared, out, contexts = sorted(shared), {}, {}
+        for rule in group:
+            if rule.predicate not in out and (hit := _first_firing(doc, rule, hs, ts, shared, contexts)):
+                out[rule.predicate] = (rule, *hit)
+        cache[key] = out
+    return cache[key]
+
+
+# %% ../nbs/07_relations.ipynb #dd555629
 def rule_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, rules: list[Rule] = RULES,
                   docs: list|None = None) -> pd.DataFrame:
     "Triplets from trigger-phrase rules over entity pairs sharing a sentence (`docs`: prebuilt `DocEntities`)."
-    rows, grouped = [], _rules_by_roles(rules)
+    rows, grouped = [], rule_groups(tuple(rules))
     for doc in docs if docs is not None else documents_entities(documents, mentions):
         for (hr, tr), group in grouped.items():
-            tails = [(tid, doc.grouped(thits)) for tid, thits in doc.by_role[tr].items()]
-            for hid, hhits in doc.by_role[hr].items():
-                hs = doc.grouped(hhits)
-                for tid, ts in tails:
-                    shared = sorted(hs.keys() & ts.keys())
-                    if hid == tid or not shared: continue
-                    contexts, done = {}, set()
-                    for rule in group:
-                        if rule.predicate in done: continue
-                        if not (hit := _first_firing(doc, rule, hs, ts, shared, contexts)): continue
-                        done.add(rule.predicate); h, t = hit
-                        rows.append(_triplet(doc, hid, h, rule.predicate, tid, t, doc.sentence(h.sent), "rule", 1.0)
+            for hid, heads in doc.by_role[hr].items():
+                for tid, tails in doc.by_role[tr].items():
+                    if hid == tid: continue
+                    for predicate, (rule, h, t) in pair_firings(doc, group, heads, tails).items():
+                        rows.append(_triplet(doc, hid, h, predicate, tid, t, doc.sentence(h.sent), "rule", 1.0)
                                     | {"rule": rule.name})
     return pd.DataFrame(rows, columns=TRIPLET_COLUMNS + ["rule"])
 
-# %% ../nbs/07_relations.ipynb #e89a23a1
-def synthetic_mentions(pmid: int, text: str, entities: dict[str, tuple[str, str, str]]) -> pd.DataFrame:
-    "Mentions of the given surface strings in `text`: {surface: (entity_id, type, layer)} (for examples and tests)."
-    rows = []
-    for surface, (eid, etype, layer) in entities.items():
-        for m in re.finditer(re.escape(surface), text):
-            rows.append(dict(pmid=pmid, start=m.start(), end=m.end(), text=surface, type=etype, entity_id=eid,
-                             layer=layer, method="synthetic", score=1.0))
-    return pd.DataFrame(rows)
 
 # %% ../nbs/07_relations.ipynb #b4281057
 def cid_set(table: pd.DataFrame) -> set[tuple]:
