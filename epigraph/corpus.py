@@ -201,6 +201,9 @@ def _decoded(data: bytes):
         try: yield no, raw.decode("utf-8")
         except UnicodeDecodeError: yield no, None
 
+_JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "true or false",
+               type(None): "null"}   # what a JSON line that is not an object holds, in JSON's words
+
 def _jsonl(path, data: bytes, corpus: str):
     for no, line in _decoded(data):
         if line is None: yield _reject(path, no, None, "line is not valid UTF-8"); continue
@@ -210,7 +213,7 @@ def _jsonl(path, data: bytes, corpus: str):
             yield _reject(path, no, None, f"not valid JSON ({why})")
             continue
         yield _line_record(path, no, corpus, obj) if isinstance(obj, dict) else \
-              _reject(path, no, None, f"a JSON {type(obj).__name__}, not an object")
+              _reject(path, no, None, f"{_JSON_KINDS.get(type(obj), 'a value')} on a line, not a JSON object")
 
 # %% ../nbs/10_corpus.ipynb #c042
 def _tsv(path, data: bytes, corpus: str):
