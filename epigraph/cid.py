@@ -84,8 +84,8 @@ def _sentence_distance(cs: set[int], ds: set[int]) -> int:
 
 # %% ../nbs/07b_cid.ipynb #96e5f86b
 _TRIGGER_NAMES = [(f"between_{k}", f"sentence_{k}") for k in _TRIGGERS]   # the columns, in their fitted order
-_RULE_NAMES = [(r.name, "rule_" + re.sub(r"\W+", "_", r.name)) for r in RULES
-               if r.predicate == "induces" and (r.head_role, r.tail_role) == ("chemical", "disease")]
+_CID_RULES = rule_groups(tuple(RULES)).get(("chemical", "disease"), ())   # the group `rule_triplets` tries too
+_RULE_NAMES = [(r.name, "rule_" + re.sub(r"\W+", "_", r.name)) for r in _CID_RULES if r.predicate == "induces"]
 
 def _position_features(doc: DocEntities, cs, ds) -> dict:
     "Whether each of the two, and both, are in the last sentence (often the conclusion); each in the first two."
@@ -122,7 +122,7 @@ def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: li
         for (bn, sn), bv, sv in zip(_TRIGGER_NAMES, _trigger_flags(between), seen[a.sent]): f[bn], f[sn] = bv, sv
     else:
         f["char_gap"], f["c_first"] = 1.0, 0.5
-    fired = pair_firings(doc, stats["rules"], chits, dhits).get("induces") if c != d else None
+    fired = pair_firings(doc, _CID_RULES, chits, dhits).get("induces") if c != d else None
     for name, column in _RULE_NAMES: f[column] = float(fired is not None and fired[0].name == name)
     return f | _position_features(doc, cs, ds)
 
@@ -163,8 +163,7 @@ def _doc_stats(doc: DocEntities, chems: dict, dises: dict) -> dict:
     order = lambda hits: {k: i for i, k in enumerate(sorted(hits, key=lambda k: min(h.start for h in hits[k])))}
     return dict(n_c=len(chems), n_d=len(dises), cmax=max((len(v) for v in chems.values()), default=1),
                 dmax=max((len(v) for v in dises.values()), default=1), c_order=order(chems), d_order=order(dises),
-                broader=broader_diseases(set(dises)), sentence_triggers={},
-                rules=rule_groups(tuple(RULES)).get(("chemical", "disease"), ()))
+                broader=broader_diseases(set(dises)), sentence_triggers={})
 
 def pair_features(docs: list[DocEntities]) -> pd.DataFrame:
     "One row per (pmid, chemical MeSH id, disease MeSH id) of each document, with its features."

@@ -279,7 +279,6 @@ def pair_firings(doc: DocEntities, group: tuple[Rule, ...], heads: list[Hit], ta
         cache[key] = out
     return cache[key]
 
-
 # %% ../nbs/07_relations.ipynb #dd555629
 def rule_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, rules: list[Rule] = RULES,
                   docs: list|None = None) -> pd.DataFrame:
