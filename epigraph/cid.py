@@ -282,13 +282,43 @@ def _ngram_rows(words, vocabulary: dict) -> tuple[np.ndarray, np.ndarray]:
         indptr.append(len(indices))
     return np.array(indices, dtype=np.int64), np.array(indptr, dtype=np.int64)
 
+# %% ../nbs/07b_cid.ipynb #a7c3e1f0
+def _forest(gb) -> dict:
+    "The fitted numbers of a binary `HistGradientBoostingClassifier`: its trees' nodes end to end, and its baseline."
+    trees = [p[0].nodes for p in gb._predictors]   # one tree per iteration for two classes
+    if any(t["is_categorical"].any() for t in trees): raise ValueError("categorical splits are not supported")
+    sizes = np.array([len(t) for t in trees]); start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    nodes, shift = np.concatenate(trees), np.repeat(start, sizes)
+    return dict(root=start.astype(np.int64), feature=nodes["feature_idx"].astype(np.int64),
+                threshold=nodes["num_threshold"].astype(float), nan_left=nodes["missing_go_to_left"].astype(bool),
+                left=(nodes["left"] + shift).astype(np.int64), right=(nodes["right"] + shift).astype(np.int64),
+                leaf=nodes["is_leaf"].astype(bool), value=nodes["value"].astype(float),
+                baseline=float(np.ravel(gb._baseline_prediction)[0]))
+
+def _trees(X: np.ndarray, f: dict) -> np.ndarray:
+    ("P(y = 1) from the trees `_forest` keeps, as `predict_proba` computes it: every row walks every tree at once "
+     "(left when its value is at most the split's, or when it is missing and the split sends missing values left), "
+     "then the leaves' values are added to the baseline in tree order.")
+    X = np.asarray(X, dtype=np.float64)
+    node, rows = np.tile(f["root"], (len(X), 1)), np.arange(len(X))[:, None]
+    while not (done := f["leaf"][node]).all():
+        x = X[rows, f["feature"][node]]
+        left = np.where(np.isnan(x), f["nan_left"][node], x <= f["threshold"][node])
+        node = np.where(done, node, np.where(left, f["left"][node], f["right"][node]))
+    z, leaves = np.full(len(X), f["baseline"]), f["value"][node]
+    for t in range(leaves.shape[1]): z += leaves[:, t]
+    return _expit(z)
+
+
 # %% ../nbs/07b_cid.ipynb #52bea2ce
 class CIDClassifier:
-    "Two-stage logistic-regression CID classifier (mention pairs → document pairs), trained on BC5CDR."
+    "Two-stage CID classifier (mention pairs → document pairs: logistic regression and trees), trained on BC5CDR."
     def __init__(self, C_mention: float = 0.3, C_pair: float = 0.1, threshold: float = 0.5, relative: float|None = 1.0,
-                 without: tuple[str, ...] = ()):
+                 without: tuple[str, ...] = (), trees: int = 200, tree_rate: float = 0.05, tree_leaves: int = 15,
+                 tree_share: float = 0.5):
         if unknown := set(without) - set(FEATURE_GROUPS): raise ValueError(f"no feature group {sorted(unknown)}")
         self.C_mention, self.C_pair, self.threshold, self.relative = C_mention, C_pair, threshold, relative
+        self.trees, self.tree_rate, self.tree_leaves, self.tree_share = trees, tree_rate, tree_leaves, tree_share
         self.without = tuple(without)   # feature groups the document-pair stage leaves out (an ablation)
 
     def _mention_model(self):
@@ -298,8 +328,6 @@ class CIDClassifier:
     def _fit(self, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> "CIDClassifier":
         from sklearn.feature_extraction.text import CountVectorizer
         from sklearn.model_selection import GroupKFold, cross_val_predict
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.preprocessing import StandardScaler
         docs = documents_entities(documents, mentions)
         mp, pairs = mention_pairs(docs), pair_features(docs)
         vec = CountVectorizer(token_pattern=r"\S+", ngram_range=(1, 2), min_df=2, binary=True)
@@ -313,10 +341,7 @@ class CIDClassifier:
         F = self._pair_matrix(pairs, mp)
         F = F.drop(columns=[c for c in F.columns if feature_group(c) in self.without])
         self.columns = list(F.columns)
-        scaler = StandardScaler().fit(F.values)
-        self.scale = dict(mean=scaler.mean_.copy(), scale=scaler.scale_.copy())
-        pair_lr = LogisticRegression(C=self.C_pair, max_iter=3000).fit(scaler.transform(F.values), y)
-        self.pair_w = _weights(pair_lr)
+        self._fit_pairs(F.values, y)
         self.n_train_docs, self.n_train_pairs, self.n_train_positive = len(documents), len(pairs), int(y.sum())
         return self
 
@@ -326,6 +351,20 @@ def fit(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, re
     "Learn both stages from `documents`, their `mentions` and gold `relations`, with one BLAS thread."
     from threadpoolctl import threadpool_limits   # the same weights in any process (a Dask worker has one thread)
     with threadpool_limits(limits=1): return self._fit(documents, mentions, relations)
+
+@patch
+def _fit_pairs(self: CIDClassifier, F: np.ndarray, y: np.ndarray) -> None:
+    "The document-pair stage: a logistic regression and gradient-boosted trees, both on the standardised features."
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+    scaler = StandardScaler().fit(F)
+    self.scale = dict(mean=scaler.mean_.copy(), scale=scaler.scale_.copy())
+    X = scaler.transform(F)
+    self.pair_w = _weights(LogisticRegression(C=self.C_pair, max_iter=3000).fit(X, y))
+    gb = HistGradientBoostingClassifier(max_iter=self.trees, learning_rate=self.tree_rate, early_stopping=False,
+                                        max_leaf_nodes=self.tree_leaves, l2_regularization=1.0, random_state=0)
+    self.forest = _forest(gb.fit(X, y))
 
 # %% ../nbs/07b_cid.ipynb #099cef06
 @patch
@@ -342,7 +381,8 @@ def score(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, 
     if not len(pairs): return pd.DataFrame(columns=["pmid", "chemical", "disease", "p"])
     if len(mp): mp["s"] = _logistic(_ngram_rows(mp.words, self.vocabulary), self.mention_w)
     out = pairs[["pmid", "chemical", "disease"]].copy()
-    out["p"] = _logistic(_standardised(self._pair_matrix(pairs, mp).values, self.scale), self.pair_w)
+    X, share = _standardised(self._pair_matrix(pairs, mp).values, self.scale), self.tree_share
+    out["p"] = (1 - share) * _logistic(X, self.pair_w) + share * _trees(X, self.forest)
     return out
 
 _OWN = object()   # `decide`'s default: the model's own setting
@@ -363,7 +403,7 @@ def cooccurrence_cid(documents: pd.DataFrame, mentions: pd.DataFrame) -> set[tup
     return {(int(p), c, d) for p, c, d in zip(pairs.pmid, pairs.chemical, pairs.disease)}
 
 # %% ../nbs/07b_cid.ipynb #0f23637b
-MODEL_VERSION = "cid-lr-7"   # 3: arrays; 4: disease hierarchy; 5: relative; 6: one BLAS thread; 7: rules, position
+MODEL_VERSION = "cid-lr-trees-8"   # 4: disease hierarchy; 5: relative; 6: one BLAS thread; 7: rules, position; 8: trees
 RELATIVE_GRID = (None, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3)   # per-abstract fractions `tune_threshold` tries
 
 def tune_threshold(model: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame,
