@@ -289,24 +289,33 @@ def _forest(gb) -> dict:
     if any(t["is_categorical"].any() for t in trees): raise ValueError("categorical splits are not supported")
     sizes = np.array([len(t) for t in trees]); start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     nodes, shift = np.concatenate(trees), np.repeat(start, sizes)
-    return dict(root=start.astype(np.int64), feature=nodes["feature_idx"].astype(np.int64),
-                threshold=nodes["num_threshold"].astype(float), nan_left=nodes["missing_go_to_left"].astype(bool),
-                left=(nodes["left"] + shift).astype(np.int64), right=(nodes["right"] + shift).astype(np.int64),
-                leaf=nodes["is_leaf"].astype(bool), value=nodes["value"].astype(float),
-                baseline=float(np.ravel(gb._baseline_prediction)[0]))
+    leaf, me = nodes["is_leaf"].astype(bool), np.arange(len(nodes))
+    kids = [np.where(leaf, me, nodes[side] + shift) for side in ("left", "right")]   # a leaf is its own child
+    return dict(root=start.astype(np.int64), steps=int(nodes["depth"].max()), leaf=leaf,
+                feature=np.where(leaf, 0, nodes["feature_idx"]).astype(np.int64),
+                threshold=np.where(leaf, np.inf, nodes["num_threshold"]).astype(float),   # a leaf never goes right
+                child=np.stack(kids, 1).ravel().astype(np.int64),                          # at node * 2 + goes right
+                nan_right=~nodes["missing_go_to_left"].astype(bool) & ~leaf,
+                value=nodes["value"].astype(float), baseline=float(np.ravel(gb._baseline_prediction)[0]))
 
 def _trees(X: np.ndarray, f: dict) -> np.ndarray:
-    ("P(y = 1) from the trees `_forest` keeps, as `predict_proba` computes it: every row walks every tree at once "
-     "(left when its value is at most the split's, or when it is missing and the split sends missing values left), "
-     "then the leaves' values are added to the baseline in tree order.")
-    X = np.asarray(X, dtype=np.float64)
-    node, rows = np.tile(f["root"], (len(X), 1)), np.arange(len(X))[:, None]
-    while not (done := f["leaf"][node]).all():
-        x = X[rows, f["feature"][node]]
-        left = np.where(np.isnan(x), f["nan_left"][node], x <= f["threshold"][node])
-        node = np.where(done, node, np.where(left, f["left"][node], f["right"][node]))
-    z, leaves = np.full(len(X), f["baseline"]), f["value"][node]
-    for t in range(leaves.shape[1]): z += leaves[:, t]
+    ("P(y = 1) from the trees `_forest` keeps, as `predict_proba` computes it: every row walks every tree at once, "
+     "right when its value is above the split's (or missing, where the split sends missing values right); the "
+     "leaves' values are then added to the baseline in tree order.")
+    X = np.asarray(X, dtype=np.float64); n, k = X.shape; T = len(f["root"])
+    node, at = np.tile(f["root"], n), np.arange(n * T)         # one walk per (row, tree), row by row
+    base, flat, missing = np.repeat(np.arange(n) * k, T), X.ravel(), np.isnan(X).any()
+    end = node.copy()
+    for step in range(f["steps"]):
+        x = flat.take(base + f["feature"].take(node))
+        right = x > f["threshold"].take(node)
+        if missing: right = np.where(np.isnan(x), f["nan_right"].take(node), right)
+        node = f["child"].take(node * 2 + right)
+        if step % 2 or step == f["steps"] - 1:                  # every second step, set finished walks aside
+            done = f["leaf"].take(node); end[at[done]] = node[done]
+            node, at, base = node[~done], at[~done], base[~done]
+    leaves, z = f["value"].take(end).reshape(n, T), np.full(n, f["baseline"])
+    for t in range(T): z += leaves[:, t]
     return _expit(z)
 
 
