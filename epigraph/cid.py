@@ -359,6 +359,7 @@ class CIDClassifier:
 def fit(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> CIDClassifier:
     "Learn both stages from `documents`, their `mentions` and gold `relations`, with one BLAS thread."
     from threadpoolctl import threadpool_limits   # the same weights in any process (a Dask worker has one thread)
+    import sklearn.ensemble   # loads OpenMP for the trees first: threadpool_limits limits only what is loaded
     with threadpool_limits(limits=1): return self._fit(documents, mentions, relations)
 
 @patch
