@@ -6,8 +6,10 @@ parse -> extraction (dictionary NER and normalisation, rule and learned relation
 Prints documents/s end to end with 1 and 2 Dask workers, the peak RSS of the process tree (each ingest runs in a
 fresh process; that process and its workers, sampled every 0.2 s), the time to add 1% more documents and to remove
 1%, each next to a full rebuild's time, and a worked estimate of a PubMed-scale build from the measured per-worker rate.
-Bars (issue 14): >= 1,500 documents/s with 2 workers; peak RSS <= 2 GB at 50,000 documents; adding 1% <= 5% of a rebuild.
-Run: python benchmarks/ingest.py [--n 50000] [--base none|default]
+Bars (issue 14): >= 1,500 documents/s with 2 workers; peak RSS <= 2 GB at 50,000 documents; adding 1% <= 5% of a
+rebuild.
+Also prints what each extraction stage costs per abstract on one core, against the time per abstract the bar allows.
+Run: python benchmarks/ingest.py [--n 50000] [--base none|default] [--stages]  (--stages: only the stage costs)
 """
 import argparse, queue, shutil, tempfile, threading, time
 from pathlib import Path
@@ -53,7 +55,8 @@ def write_corpus(folder: Path, n: int, start: int, src, per_file: int = 5000) ->
         hi = min(lo + per_file, start + n)
         idx = [i % len(src) for i in range(lo, hi)]
         d = pd.DataFrame(dict(pmid=[900_000_000 + i for i in range(lo, hi)], title=src.title.iloc[idx].to_numpy(),
-                              abstract=src.abstract.iloc[idx].to_numpy(), date=[f"{2000 + i % 25}" for i in range(lo, hi)]))
+                              abstract=src.abstract.iloc[idx].to_numpy(),
+                              date=[f"{2000 + i % 25}" for i in range(lo, hi)]))
         files.append(write_pubmed_xml(d, folder/f"synthetic_{lo:08d}.xml"))
     return files
 
@@ -84,21 +87,58 @@ def timed_ingest(paths, graph_dir, base, workers, local_below=0):
     return took, mem.peak, seconds, triplets
 
 
+def stage_costs(src, n: int = 2000, repeats: int = 3) -> dict[str, float]:
+    """Milliseconds per abstract of each extraction stage, in this process on one core, best of `repeats`, on the first
+    `n` real abstracts: what one worker spends per document, to set against the time per document a bar allows."""
+    import numpy as np, pandas as pd
+    from epigraph import adapters, cid, graph, normalise, relations
+    from epigraph.ingest import _normaliser
+    d = src.iloc[:n]
+    keyed = pd.DataFrame(dict(pmid=np.arange(1, len(d) + 1), title=d.title.to_numpy(), abstract=d.abstract.to_numpy()))
+    norm, model = _normaliser(), cid.default_model()
+    stages = {"entities (dictionary NER, normalisation)": lambda: normalise.extract_entities(keyed, norm, fast=True),
+              "mentions by document": lambda: relations.documents_entities(keyed, m),
+              "rule relations": lambda: relations.rule_triplets(keyed, m, docs=built),
+              "learned relations (CID classifier)": lambda: cid.learned_triplets(keyed, m, model, docs=built),
+              "consensus and claims": lambda: adapters._extracted(relations.consensus(rt, lt), graph.INGESTED_PREFIX,
+                                                                   entities=False)}
+    best = {k: float("inf") for k in stages}
+    for _ in range(repeats):
+        for k, f in stages.items():
+            t0 = time.perf_counter(); out = f(); best[k] = min(best[k], time.perf_counter() - t0)
+            if k.startswith("entities"): m = out
+            elif k.startswith("mentions"): built = out
+            elif k.startswith("rule"): rt = out
+            elif k.startswith("learned"): lt = out
+    return {k: 1000 * v / len(d) for k, v in best.items()}
+
+
+def print_stage_costs(src, bar: float = 1500, workers: int = 2) -> None:
+    "Each stage's cost per abstract next to the per-abstract time that `bar` documents/s on `workers` workers allows."
+    costs = stage_costs(src)
+    for k, v in costs.items(): print(f"  {k:<42} {v:6.2f} ms/abstract")
+    total, budget = sum(costs.values()), 1000 * workers / bar
+    print(f"  {'extraction, one core':<42} {total:6.2f} ms/abstract = {1000 / total:,.0f}/s per worker; "
+          f"{bar:,.0f}/s on {workers} workers allows {budget:.2f} ms, parse and graph included ({total / budget:.1f}x)")
+
+
 def main(n: int, base: str) -> None:
     src = abstracts()
+    print("extraction stages, one core, the first 2,000 real abstracts:")
+    print_stage_costs(src)
     tmp = Path(tempfile.mkdtemp(prefix="epigraph-ingest-bench-"))
     try:
         files = write_corpus(tmp/"corpus", n, 0, src)
         extra = write_corpus(tmp/"extra", n // 100, n, src)
-        print(f"corpus: {n:,} synthetic copies of {len(src):,} real abstracts (sentinel PMIDs) in {len(files)} PubMed XML "
-              f"files; base graph: {base}")
+        print(f"corpus: {n:,} synthetic copies of {len(src):,} real abstracts (sentinel PMIDs) in {len(files)} "
+              f"PubMed XML files; base graph: {base}")
         rates = {}
         for w in (1, 2):
             shutil.rmtree(tmp/"g", ignore_errors=True)
             took, peak, seconds, triplets = timed_ingest(files, tmp/"g", base, w)
             rates[w] = n / took
-            print(f"{w} worker(s): {took:7.1f} s, {rates[w]:7,.0f} documents/s end to end, peak RSS {peak / 2**30:.2f} GB "
-                  f"(stages: {seconds}); {triplets:,} triplets")
+            print(f"{w} worker(s): {took:7.1f} s, {rates[w]:7,.0f} documents/s end to end, "
+                  f"peak RSS {peak / 2**30:.2f} GB (stages: {seconds}); {triplets:,} triplets")
         full = n / rates[2]
         from epigraph.ingest import IngestParams
         add = timed_ingest(extra, tmp/"g", None, 2, IngestParams().local_below)[0]   # as a user runs it
@@ -110,13 +150,18 @@ def main(n: int, base: str) -> None:
         per_worker = rates[1]
         hours = PUBMED_SIZE / per_worker / 3600
         print(f"PubMed scale: {PUBMED_SIZE:,} abstracts at {per_worker:,.0f}/s per worker = {hours:,.1f} worker-hours; "
-              f"on a 64-worker Dask cluster about {hours / 64:.1f} h. Evidence rows grow with the corpus: store the graph "
-              f"as Parquet partitions by corpus batch, and load it into Neo4j through `store.export_neo4j`'s CSV.")
+              f"on a 64-worker Dask cluster about {hours / 64:.1f} h. Evidence rows grow with the corpus: store the "
+              f"graph as Parquet partitions by corpus batch, and load it into Neo4j through "
+              f"`store.export_neo4j`'s CSV.")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=50_000); ap.add_argument("--base", default="none", choices=("none", "default"))
-    a = ap.parse_args(); main(a.n, a.base)
+    ap.add_argument("--n", type=int, default=50_000)
+    ap.add_argument("--base", default="none", choices=("none", "default"))
+    ap.add_argument("--stages", action="store_true", help="only the per-stage costs per abstract, then stop")
+    a = ap.parse_args()
+    if a.stages: print_stage_costs(abstracts())
+    else: main(a.n, a.base)
