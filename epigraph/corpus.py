@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
 from .config import write_atomic
-from .sources import pmid_problem, read_pubmed_xml, read_pubtator, to_pubmed_xml
+from .pubmed_xml import read_pubmed_xml, to_pubmed_xml
+from .sources import pmid_problem, read_pubtator
 
 # %% auto #0
 __all__ = ['DOC_COLUMNS', 'REJECT_COLUMNS', 'MAX_RECORD_CHARS', 'MAX_DECOMPRESSED_BYTES', 'FORMATS', 'CorpusRead', 'corpus_files',
@@ -243,7 +244,7 @@ def _article_lines(data: bytes, rejects: pd.DataFrame, n_docs: int) -> list[int|
     return starts[:n_docs] if len(starts) >= n_docs else [None] * n_docs
 
 def _from_loaded(path, loaded) -> list[tuple[str, dict]]:
-    "The rejects and in-file duplicates of a `sources` reader as items."
+    "The rejects and in-file duplicates of a reused reader (`sources`, `pubmed_xml`) as items."
     return [("dup" if _DUP.match(r.reason) else "reject",
              _reject(path, None if pd.isna(r.line) else int(r.line), r.record_id, r.reason)[1])
             for r in loaded.rejects.itertuples()]

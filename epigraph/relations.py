@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from .schema import PREDICATES, relation_family, layer_of
 from . import sources
+from .pubmed_xml import read_pubmed_xml
 
 # %% auto #0
 __all__ = ['TRIPLET_COLUMNS', 'RULES', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'REJECT_TABLE_COLUMNS', 'gold_mentions',
@@ -487,7 +488,8 @@ def read_documents(path: Path|str) -> sources.Loaded:
     with open(path, "rb") as f: head = f.read(65536)
     if why := _binary_problem(head): raise ValueError(f"{path} {why}; not a PubTator or PubMed XML file")
     is_xml = head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
-    return sources.read_pubmed_xml(path, source=path.name) if is_xml else sources.read_pubtator(path, source=path.name)
+    if is_xml: return read_pubmed_xml(path, source=path.name)
+    return sources.read_pubtator(path, source=path.name)
 
 def _pubtator_mentions(mentions: pd.DataFrame) -> pd.DataFrame:
     "Chemical/Disease mentions in PubTator writer columns (bare MeSH ids joined by |, else the MeSH view, else -1)."

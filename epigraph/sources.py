@@ -5,18 +5,15 @@
 # %% ../nbs/02_sources.ipynb #6b2f5f14
 from __future__ import annotations
 import re
-import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from xml.parsers import expat
 import pandas as pd
 from .config import fetch, get_logger, write_atomic
 from .schema import mesh_curies
 
 # %% auto #0
-__all__ = ['REJECT_COLUMNS', 'PUBTATOR_DOCUMENT_COLUMNS', 'MENTION_COLUMNS', 'RELATION_COLUMNS', 'DOCUMENT_COLUMNS',
-           'MESH_COLUMNS', 'ITEM_COLUMNS', 'EPILEPSY_PATTERN', 'Rejects', 'Loaded', 'pmid_problem', 'read_pubtator',
-           'write_pubtator', 'load_bc5cdr', 'to_pubmed_xml', 'pubmed_date', 'read_pubmed_xml',
+__all__ = ['REJECT_COLUMNS', 'PUBTATOR_DOCUMENT_COLUMNS', 'MENTION_COLUMNS', 'RELATION_COLUMNS', 'ITEM_COLUMNS',
+           'EPILEPSY_PATTERN', 'Rejects', 'Loaded', 'pmid_problem', 'read_pubtator', 'write_pubtator', 'load_bc5cdr',
            'estimate_year_from_pmid', 'read_pubmedqa', 'load_pubmedqa', 'is_epilepsy_text', 'epilepsy_mention_ids',
            'epilepsy_subset', 'text_lines']
 
@@ -236,195 +233,6 @@ def load_bc5cdr(split: str = "train") -> Loaded:
     "The BC5CDR `train` (1,000 abstracts) or `dev` (500) set from the data registry."
     if split not in ("train", "dev"): raise ValueError(f"BC5CDR split {split!r} unknown — use 'train' or 'dev'")
     return read_pubtator(fetch(f"bc5cdr-{split}"), source=f"bc5cdr-{split}")
-
-# %% ../nbs/02_sources.ipynb #5c4e3eeb
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_EFETCH_HEADER = ('<?xml version="1.0" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January '
-                  '2025//EN" '
-                  '"https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_250101.dtd">\n')
-
-def _xml_text(v, pmid, field: str) -> str:
-    "A cell as XML-safe text; characters XML 1.0 cannot hold are an error, not silently dropped."
-    s = "" if _is_missing(v) else str(v)
-    if m := _XML_ILLEGAL.search(s):
-        raise ValueError(f"PMID {pmid}: {field} holds character {m.group()!r}, which XML 1.0 cannot represent — clean "
-                         "the text first")
-    return s
-
-# %% ../nbs/02_sources.ipynb #ec63f337
-def _mesh_heading(parent: ET.Element, item, pmid) -> None:
-    if isinstance(item, dict):
-        ui = str(item.get("descriptor_ui") or "").removeprefix("MESH:")
-        name, major = item.get("descriptor_name"), bool(item.get("major_topic"))
-    else: ui, name, major = "", item, False
-    d = ET.SubElement(ET.SubElement(parent, "MeshHeading"), "DescriptorName", MajorTopicYN="Y" if major else "N")
-    if ui: d.set("UI", ui)
-    d.text = _xml_text(name, pmid, "MeSH name")
-
-def _article_element(row: dict) -> ET.Element:
-    pmid = row["pmid"]
-    if why := pmid_problem(str(pmid)): raise ValueError(f"{why} — documents need real numeric PMIDs")
-    art = ET.Element("PubmedArticle")
-    cit = ET.SubElement(art, "MedlineCitation", Status="MEDLINE", Owner="NLM")
-    ET.SubElement(cit, "PMID", Version="1").text = str(pmid)
-    article = ET.SubElement(cit, "Article", PubModel="Print")
-    journal = ET.SubElement(article, "Journal")
-    pubdate = ET.SubElement(ET.SubElement(journal, "JournalIssue", CitedMedium="Print"), "PubDate")
-    if not _is_missing(row.get("year")): ET.SubElement(pubdate, "Year").text = str(int(row["year"]))
-    if not _is_missing(row.get("journal")):
-        ET.SubElement(journal, "Title").text = _xml_text(row["journal"], pmid, "journal")
-    ET.SubElement(article, "ArticleTitle").text = _xml_text(row.get("title"), pmid, "title")
-    if abstract := _xml_text(row.get("abstract"), pmid, "abstract"):
-        ET.SubElement(ET.SubElement(article, "Abstract"), "AbstractText").text = abstract
-    mesh = row.get("mesh")
-    if isinstance(mesh, (list, tuple)) and len(mesh):
-        headings = ET.SubElement(cit, "MeshHeadingList")
-        for item in mesh: _mesh_heading(headings, item, pmid)
-    return art
-
-# %% ../nbs/02_sources.ipynb #aa967763
-def to_pubmed_xml(documents: pd.DataFrame) -> str:
-    "Write `documents` (pmid, title, abstract; optional year, journal, mesh) as an efetch `PubmedArticleSet` string."
-    root = ET.Element("PubmedArticleSet")
-    for row in documents.to_dict("records"): root.append(_article_element(row))
-    ET.indent(root)
-    return _EFETCH_HEADER + ET.tostring(root, encoding="unicode") + "\n"
-
-# %% ../nbs/02_sources.ipynb #66f71e97
-DOCUMENT_COLUMNS = ["pmid", "title", "abstract", "journal", "date", "date_precision", "year", "source"]
-MESH_COLUMNS = ["pmid", "descriptor_ui", "descriptor_name", "major_topic", "source"]
-_MONTHS = {m: i
-           for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
-                                  "nov", "dec"], 1)}
-
-def _text_of(el: ET.Element|None) -> str:
-    "All text inside an element, nested markup (<i>, <sup>, …) included."
-    return "" if el is None else "".join(el.itertext()).strip()
-
-def _month(s: str) -> int|None:
-    s = s.strip().lower()
-    if re.fullmatch(r"[0-9]{1,2}", s) and 1 <= int(s) <= 12: return int(s)
-    return _MONTHS.get(s[:3])
-
-# %% ../nbs/02_sources.ipynb #4cfdbff8
-def pubmed_date(pubdate: ET.Element|None) -> tuple[str|None, str|None, int|None]:
-    "(ISO date, precision, year) of a `PubDate` element; precision is `day`, `month`, `year` or None."
-    if pubdate is None: return None, None, None
-    y = (pubdate.findtext("Year") or "").strip()
-    if not re.fullmatch(r"[0-9]{4}", y):
-        m = re.search(r"\b([0-9]{4})\b", pubdate.findtext("MedlineDate") or "")
-        return (m[1], "year", int(m[1])) if m else (None, None, None)
-    month = _month(pubdate.findtext("Month") or "")
-    if month is None: return y, "year", int(y)
-    day = (pubdate.findtext("Day") or "").strip()
-    if re.fullmatch(r"[0-9]{1,2}", day) and 1 <= int(day) <= 31: return f"{y}-{month:02d}-{int(day):02d}", "day", int(y)
-    return f"{y}-{month:02d}", "month", int(y)
-
-# %% ../nbs/02_sources.ipynb #dc27f645
-def _abstract_of(article: ET.Element|None) -> str:
-    "Abstract sections joined by spaces, each structured section prefixed by its label (`METHODS: …`)."
-    if article is None: return ""
-    parts = []
-    for sec in article.findall("Abstract/AbstractText"):
-        text, label = _text_of(sec), (sec.get("Label") or "").strip()
-        parts.append(f"{label}: {text}" if label and text else text or label)
-    return " ".join(p for p in parts if p)
-
-def _mesh_rows(cit: ET.Element, pmid: int, source: str) -> list[dict]:
-    rows = []
-    for h in cit.findall("MeshHeadingList/MeshHeading"):
-        d = h.find("DescriptorName")
-        if d is None: continue
-        ui = (d.get("UI") or "").strip()
-        major = d.get("MajorTopicYN") == "Y" or any(q.get("MajorTopicYN") == "Y" for q in h.findall("QualifierName"))
-        rows.append(dict(pmid=pmid, descriptor_ui=f"MESH:{ui}" if ui else None, descriptor_name=_text_of(d),
-                         major_topic=major, source=source))
-    return rows
-
-# %% ../nbs/02_sources.ipynb #0ca3e8b5
-def _article_record(art: ET.Element, source: str) -> tuple[dict|None, list[dict], str|None, str|None]:
-    "(document row, MeSH rows, PMID text, reason to reject) for one parsed `PubmedArticle`."
-    if art.tag != "PubmedArticle": return None, [], None, f"{art.tag} is not supported (only PubmedArticle)"
-    cit = art.find("MedlineCitation")
-    raw = None if cit is None else cit.findtext("PMID")
-    if raw is None: return None, [], None, "article without MedlineCitation/PMID"
-    raw = raw.strip()
-    if why := pmid_problem(raw): return None, [], raw, why
-    pmid, article = int(raw), cit.find("Article")
-    date, precision, year = pubmed_date(None if article is None else article.find("Journal/JournalIssue/PubDate"))
-    journal = (None if article is None
-               else (article.findtext("Journal/Title") or article.findtext("Journal/ISOAbbreviation")))
-    doc = dict(pmid=pmid, title=_text_of(None if article is None else article.find("ArticleTitle")),
-               abstract=_abstract_of(article), journal=journal.strip() if journal else None,
-               date=date, date_precision=precision, year=year, source=source)
-    return doc, _mesh_rows(cit, pmid, source), raw, None
-
-# %% ../nbs/02_sources.ipynb #41089ab2
-_ARTICLE_TAGS = {"PubmedArticle", "PubmedBookArticle"}
-
-class _EfetchStream:
-    "Feeds expat events into one small tree per article; remembers where each article began."
-    def __init__(self, on_article):
-        self.on_article, self.builder, self.depth, self.start_line, self.pmid, self.root = (on_article, None, 0,
-                                                                                            None, None, None)
-        self.parser = p = expat.ParserCreate()
-        p.buffer_text, p.ordered_attributes = True, False
-        p.StartElementHandler, p.EndElementHandler, p.CharacterDataHandler = self.start, self.end, self.data
-
-    def start(self, tag, attrs):
-        if self.root is None: self.root = tag
-        if self.builder is None and tag in _ARTICLE_TAGS:
-            self.builder, self.depth, self.start_line, self.pmid = (ET.TreeBuilder(), 0,
-                                                                    self.parser.CurrentLineNumber, None)
-        if self.builder is not None: self.depth += 1; self.builder.start(tag, attrs)
-
-    def end(self, tag):
-        if self.builder is None: return
-        el = self.builder.end(tag); self.depth -= 1
-        if tag == "PMID" and self.pmid is None: self.pmid = (el.text or "").strip()
-        if self.depth == 0:
-            self.on_article(self.builder.close(), self.start_line); self.builder = None
-
-    def data(self, text):
-        if self.builder is not None: self.builder.data(text)
-
-# %% ../nbs/02_sources.ipynb #6a452c9b
-def _xml_input(path_or_text) -> tuple[bytes, str]:
-    "(bytes, name for messages): XML text is recognised by its leading `<`, anything else is a path."
-    if isinstance(path_or_text, bytes): return path_or_text, "<text>"
-    if isinstance(path_or_text, str) and path_or_text.lstrip("\ufeff \t\r\n").startswith("<"):
-        return path_or_text.encode("utf-8", "surrogatepass"), "<text>"
-    p = Path(path_or_text)
-    try: is_file = p.is_file()
-    except (OSError, ValueError): is_file = False   # e.g. a name too long to be a path
-    if not is_file: raise FileNotFoundError(f"PubMed XML file {p} not found — pass an efetch PubmedArticleSet file or "
-                                            "its XML text")
-    return p.read_bytes(), str(p)
-
-# %% ../nbs/02_sources.ipynb #c4db643e
-def read_pubmed_xml(path_or_text, source: str = "pubmed-xml") -> Loaded:
-    "Read an efetch `PubmedArticleSet` (path or XML text) into `documents` and `mesh`; broken articles go to rejects."
-    data, name = _xml_input(path_or_text)
-    rejects, docs, mesh, seen, n_read = Rejects(source), [], [], {}, 0
-    def on_article(art, line):
-        nonlocal n_read; n_read += 1
-        doc, rows, pmid, reason = _article_record(art, source)
-        if reason is None and doc["pmid"] in seen: reason = f"duplicate PMID {pmid} (first at line {seen[doc['pmid']]})"
-        if reason: return rejects.add(name, line, pmid, reason)
-        seen[doc["pmid"]] = line; docs.append(doc); mesh.extend(rows)
-    stream = _EfetchStream(on_article)
-    try: stream.parser.Parse(data, True)
-    except expat.ExpatError as e:
-        n_read += 1
-        where = f"XML not well-formed at line {e.lineno}, column {e.offset} ({expat.ErrorString(e.code)})"
-        if stream.builder is not None:
-            rejects.add(name, stream.start_line, stream.pmid, f"{where}: article cut off, rest of file not read")
-        else: rejects.add(name, e.lineno, None, f"{where}: rest of file not read")
-    if stream.root not in (None, "PubmedArticleSet") and n_read == 0:
-        n_read += 1; rejects.add(name, 1, None, f"root element is <{stream.root}>, expected <PubmedArticleSet>")
-    return Loaded({"documents": pd.DataFrame(docs, columns=DOCUMENT_COLUMNS).astype({"pmid": "int64", "year": "Int64"}),
-                   "mesh": pd.DataFrame(mesh, columns=MESH_COLUMNS).astype({"pmid": "int64", "major_topic": bool})},
-                  rejects.frame(), n_read=n_read, n_kept=len(docs))
 
 # %% ../nbs/02_sources.ipynb #0037468b
 import json

@@ -59,7 +59,8 @@ def test_reproduce_unknown_chapter_is_an_error():
 def test_pubmed_command_against_a_local_eutils_server(tmp_path):
     "`epigraph pubmed` end to end, against a local stand-in serving real BC5CDR development abstracts."
     from epigraph.pubmed import LocalEutils
-    from epigraph.sources import load_bc5cdr, read_pubmed_xml
+    from epigraph.sources import load_bc5cdr
+    from epigraph.pubmed_xml import read_pubmed_xml
     docs = load_bc5cdr("dev")["documents"]
     expected = {int(p) for p, t in zip(docs.pmid, docs.title) if "seizures" in t.lower().replace(".", " ").split()}
     with LocalEutils(docs) as server:

@@ -24,7 +24,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from epigraph import cli
 from epigraph.config import fetch, get_logger
 from epigraph.llm import LLM, LLMError, LLMOutputError
-from epigraph.sources import read_pubtator, to_pubmed_xml
+from epigraph.sources import read_pubtator
+from epigraph.pubmed_xml import to_pubmed_xml
 
 warnings.filterwarnings("ignore")
 get_logger("epigraph")   # its handler is bound to the real stderr now, not to a redirected one later

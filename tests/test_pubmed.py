@@ -1,7 +1,7 @@
 """Tests of `epigraph.pubmed.fetch_pubmed` against a local E-utilities stand-in serving real BC5CDR abstracts.
 
 The server (`LocalEutils`, 127.0.0.1, a free port) answers esearch/efetch over the 500 BC5CDR development
-documents (`load_bc5cdr("dev")`) rendered by `epigraph.sources.to_pubmed_xml`; its "search" matches words in titles. Expected PMIDs
+documents (`load_bc5cdr("dev")`) rendered by `epigraph.pubmed_xml.to_pubmed_xml`; its "search" matches words in titles. Expected PMIDs
 are computed here straight from the PubTator file, independently of the server. Faults (429, 5xx, dropped
 connections, truncated replies, slow replies) are injected through the server's `fail` hook. Most tests run
 on a fake clock, so backoff and pacing cost no real time; two measure real time on a handful of requests.
@@ -13,7 +13,8 @@ import pytest
 
 from epigraph.config import fetch
 from epigraph.pubmed import EutilsClient, LocalEutils, PubMedError, RateLimiter, fetch_pubmed
-from epigraph.sources import load_bc5cdr, read_pubmed_xml
+from epigraph.sources import load_bc5cdr
+from epigraph.pubmed_xml import read_pubmed_xml
 
 SECRET = "synthetic-test-key-0123456789abcdef"   # not a real NCBI key
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from epigraph import relations, sources
+from epigraph import pubmed_xml, relations, sources
 from epigraph import cid as cid_extractor
 from test_llm import FakeServer, _chat_body   # the scripted OpenAI-compatible server (tests/test_llm.py)
 
@@ -55,7 +55,7 @@ def test_extract_file_pubtator_roundtrip(tmp_path, dev, model):
 
 def test_extract_file_pubmed_xml(tmp_path, dev):
     docs = dev["documents"].head(5)
-    xml = tmp_path / "in.xml"; xml.write_text(sources.to_pubmed_xml(docs[["pmid", "title", "abstract"]]), encoding="utf-8")
+    xml = tmp_path / "in.xml"; xml.write_text(pubmed_xml.to_pubmed_xml(docs[["pmid", "title", "abstract"]]), encoding="utf-8")
     summary = relations.extract_file(xml, tmp_path / "out.txt", mentions=relations.gold_mentions(dev))
     out = sources.read_pubtator(tmp_path / "out.txt", "out")
     assert list(out["documents"].pmid) == list(docs.pmid) and summary["documents"] == 5

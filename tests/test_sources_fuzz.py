@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from epigraph.config import fetch, get_logger
-from epigraph.sources import (Loaded, read_pubmed_xml, read_pubtator, to_pubmed_xml, write_pubtator)
+from epigraph.pubmed_xml import read_pubmed_xml, to_pubmed_xml
+from epigraph.sources import Loaded, read_pubtator, write_pubtator
 
 get_logger("epigraph.sources").setLevel(logging.ERROR)   # every reject logs a warning; too many to read here
 
