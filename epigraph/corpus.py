@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime, gzip, hashlib, io, json, logging, re, tempfile
 from contextlib import contextmanager
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 import pandas as pd
 from .config import write_atomic
@@ -30,21 +30,23 @@ FORMATS = ("pubmed-xml", "pubtator", "bioc-xml", "bioc-json", "jsonl", "tsv")
 # %% ../nbs/10_corpus.ipynb #c008
 @dataclass
 class CorpusRead:
-    "Documents read from a corpus, the records set aside, the repeated ids, and how many records were read."
+    "Documents read from a corpus, the records set aside, the repeated ids, deletions, and how many records were read."
     documents: pd.DataFrame
     rejects: pd.DataFrame
     duplicates: pd.DataFrame
     n_read: int
+    deleted: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=REJECT_COLUMNS))
 
     @property
     def reconciles(self) -> bool:
-        "True when every record read is a document, a reject or a duplicate."
-        return self.n_read == len(self.documents) + len(self.rejects) + len(self.duplicates)
+        "True when every record read is a document, a reject, a duplicate or a deletion."
+        return self.n_read == len(self.documents) + len(self.rejects) + len(self.duplicates) + len(self.deleted)
 
     def summary(self) -> str:
-        "One line: read N = documents D + rejected R + duplicates U."
-        return (f"read {self.n_read} = documents {len(self.documents)} + rejected {len(self.rejects)} + "
-                f"duplicates {len(self.duplicates)}")
+        "One line: read N = documents D + rejected R + duplicates U (+ deletions X, when there are any)."
+        s = (f"read {self.n_read} = documents {len(self.documents)} + rejected {len(self.rejects)} + "
+             f"duplicates {len(self.duplicates)}")
+        return s + (f" + deletions {len(self.deleted)}" if len(self.deleted) else "")
 
 # %% ../nbs/10_corpus.ipynb #c012
 def _as_list(paths) -> list:
@@ -263,6 +265,8 @@ def _pubmed_xml(path, data: bytes, corpus: str):
     lines = _article_lines(data, loaded.rejects, len(docs))
     for d, line in zip(docs.itertuples(), lines):
         yield _doc(path, line, corpus, d.pmid, int(d.pmid), d.title, d.abstract, d.date, d.date_precision)
+    for d in loaded["deleted"].itertuples():
+        yield "delete", _reject(path, d.line, d.pmid, "deleted by PubMed (DeleteCitation)")[1]
     yield from _from_loaded(path, loaded)
 
 # %% ../nbs/10_corpus.ipynb #c047
@@ -337,14 +341,14 @@ def _nones(df: pd.DataFrame, cols) -> pd.DataFrame:
 
 class _Batch:
     "The records of one batch; `seen` (doc_id -> where it was first read) spans the whole run."
-    def __init__(self, seen: dict): self.seen, self.docs, self.rejects, self.dups = seen, [], [], []
+    def __init__(self, seen: dict): self.seen, self.docs, self.rejects, self.dups, self.dels = seen, [], [], [], []
 
     def add(self, kind: str, row: dict):
         if kind == "doc": kind, row = self.check(row)
         elif kind == "dup" and (first := self.seen.get(f"PMID:{str(row['record_id']).lstrip('0')}")):
             row = {**row, "reason": f"duplicate of PMID:{str(row['record_id']).lstrip('0')}, first read at "
                                     f"{first[0]}:{first[1]}"}
-        (self.docs if kind == "doc" else self.rejects if kind == "reject" else self.dups).append(row)
+        {"doc": self.docs, "reject": self.rejects, "dup": self.dups, "delete": self.dels}[kind].append(row)
 
     def check(self, d: dict) -> tuple[str, dict]:
         n, where = len(d["title"]) + len(d["abstract"]), (d["file"], d["position"], d["record_id"])
@@ -361,7 +365,8 @@ class _Batch:
         docs = pd.DataFrame(self.docs, columns=DOC_COLUMNS).astype(
             {"pmid": "Int64", "position": "Int64", "date_is_estimated": bool})
         docs = _nones(docs, ["date", "date_precision"])
-        return CorpusRead(docs, rej(self.rejects), rej(self.dups), len(self.docs) + len(self.rejects) + len(self.dups))
+        n = len(self.docs) + len(self.rejects) + len(self.dups) + len(self.dels)
+        return CorpusRead(docs, rej(self.rejects), rej(self.dups), n, rej(self.dels))
 
 # %% ../nbs/10_corpus.ipynb #c055
 def _run(files, corpus, batch_size: int|None):
@@ -371,7 +376,7 @@ def _run(files, corpus, batch_size: int|None):
         for kind, row in _file_items(Path(f), corpus):
             batch.add(kind, row)
             if batch_size and len(batch.docs) >= batch_size: yield batch; batch = _Batch(seen)
-        if batch.docs or batch.rejects or batch.dups: yield batch
+        if batch.docs or batch.rejects or batch.dups or batch.dels: yield batch
 
 def iter_corpus(paths, corpus: str|None = None, batch_size: int = 2000):
     "`CorpusRead` batches of at most `batch_size` documents, file by file; duplicates are found across the whole run."
@@ -383,7 +388,7 @@ def read_corpus(paths, corpus: str|None = None) -> CorpusRead:
     whole = _Batch({})
     if corpus is not None: _check_corpus(corpus)   # before the files: a bad name fails fast
     for batch in _run(corpus_files(paths), corpus, None):
-        whole.docs += batch.docs; whole.rejects += batch.rejects; whole.dups += batch.dups
+        whole.docs += batch.docs; whole.rejects += batch.rejects; whole.dups += batch.dups; whole.dels += batch.dels
     return whole.result()
 
 def read_corpus_file(path, corpus: str|None = None) -> CorpusRead:

@@ -289,18 +289,20 @@ class IngestReport:
     "Counts of one ingest or removal, the rows set aside, and seconds per stage."
     folder: str
     read: int = 0; new: int = 0; updated: int = 0; unchanged: int = 0; rejected: int = 0; duplicates: int = 0
-    removed: int = 0; not_found: int = 0
+    removed: int = 0; not_found: int = 0; deletions: int = 0; withdrawn: int = 0
     evidence_added: int = 0; evidence_removed: int = 0; triplets_before: int = 0; triplets_after: int = 0
     seconds: dict = field(default_factory=dict)
     rejects: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=corpus.REJECT_COLUMNS))
 
     @property
     def reconciles(self) -> bool:
-        return self.read == self.new + self.updated + self.unchanged + self.rejected + self.duplicates
+        return self.read == (self.new + self.updated + self.unchanged + self.rejected + self.duplicates
+                             + self.withdrawn + self.deletions)
 
     def summary(self) -> str:
         s = (f"{self.folder}: read {self.read:,} = new {self.new:,} + updated {self.updated:,} + unchanged "
              f"{self.unchanged:,} + rejected {self.rejected:,} + duplicates {self.duplicates:,}")
+        if self.deletions: s += f" + withdrawn {self.withdrawn:,} + PubMed deletions {self.deletions:,}"
         if self.removed or self.not_found:
             s += f"; removed {self.removed:,} documents ({self.not_found:,} ids not in the graph)"
         s += f"; evidence +{self.evidence_added:,} −{self.evidence_removed:,}"
@@ -334,6 +336,7 @@ def _batches(reads, known: dict, counts: dict, sink: list, size: int):
         counts["read"] += r.n_read; counts["unchanged"] += same
         counts["rejected"] += len(r.rejects); counts["duplicates"] += len(r.duplicates)
         counts["updated_ids"] |= set(upd.doc_id); sink.append(pd.concat([r.rejects, r.duplicates], ignore_index=True))
+        counts["deletions"] += len(r.deleted); counts["deleted_ids"] |= {f"PMID:{int(p)}" for p in r.deleted.record_id}
         buf.append(pd.concat([new, upd], ignore_index=True))
         while sum(map(len, buf)) >= size:
             b = pd.concat(buf, ignore_index=True); yield b.iloc[:size]; buf = [b.iloc[size:]]
@@ -389,6 +392,23 @@ def _apply(st: Stored, rep: IngestReport, add: pd.DataFrame, ents, drop: set) ->
     rep.evidence_added = len(st.kg.evidence) - (before_ev - rep.evidence_removed)
     rep.triplets_after = len(st.kg.triplets)
 
+def _withdrawn(st: Stored, docs: pd.DataFrame, claims: list, deleted: set, rep: IngestReport) -> tuple:
+    "PubMed's deletions: (documents and claims of this ingest less the deleted, the graph's documents to drop)."
+    out = docs.doc_id.isin(deleted)
+    gone = deleted & set(st.documents.doc_id.tolist())
+    rep.withdrawn, rep.removed = int(out.sum()), len(gone)
+    rep.not_found = len(deleted - gone - set(docs.doc_id[out]))
+    return docs[~out], [c[~c.record_id.isin(deleted)] for c in claims], gone
+
+def _replace_documents(st: Stored, docs: pd.DataFrame, drop: set, gone: set) -> None:
+    "The documents `drop` replaced by `docs` in `st`, and the registry rows of the PMIDs of `gone` removed."
+    lost = set(st.documents.pmid[st.documents.doc_id.isin(gone)].dropna())
+    keep = st.documents[~st.documents.doc_id.isin(drop)]
+    st.documents = pd.concat([keep, docs], ignore_index=True) if len(docs) else keep.reset_index(drop=True)
+    reg = st.registry[~st.registry.pmid.isin(lost)]
+    if len(docs): reg = pd.concat([reg, _registry_rows(docs)], ignore_index=True).drop_duplicates("pmid", keep="last")
+    st.registry = reg
+
 # %% ../nbs/10a_ingest.ipynb #cb9433f2
 def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
            params: IngestParams = IngestParams()) -> IngestReport:
@@ -398,24 +418,24 @@ def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
     files, folder = corpus.corpus_files(paths), store.check_graph_folder(folder)   # one-line errors before any work
     with _build_lock(folder), fewer_collections():
         st = open_graph(folder, base)
-        counts, sink = dict(read=0, unchanged=0, rejected=0, duplicates=0, updated_ids=set()), []
+        counts = dict(read=0, unchanged=0, rejected=0, duplicates=0, deletions=0, updated_ids=set(), deleted_ids=set())
+        sink = []
         known = dict(zip(st.documents.doc_id.tolist(), st.documents.content_hash.tolist()))
         reads = corpus.iter_corpus(files, corpus_name, batch_size=max(params.batch_size, 2000))
         claims, ex_rej, kept = _extract_all(_batches(reads, known, counts, sink, params.batch_size), params)
         t1 = time.perf_counter()
         docs = pd.concat(kept, ignore_index=True) if kept else _empty_documents()
         rep = IngestReport(str(folder), read=counts["read"], unchanged=counts["unchanged"],
-                           duplicates=counts["duplicates"])
+                           duplicates=counts["duplicates"], deletions=counts["deletions"])
         rep.rejects = pd.concat(sink + ex_rej, ignore_index=True) if sink or ex_rej else rep.rejects
         rep.rejected = counts["rejected"] + sum(map(len, ex_rej))
+        docs, claims, gone = _withdrawn(st, docs, claims, counts["deleted_ids"], rep)
         upd = set(docs.doc_id) & counts["updated_ids"]
         rep.updated, rep.new = len(upd), len(docs) - len(upd)
-        if len(docs):
+        if len(docs) or gone:
             add, ents = _new_evidence(st, claims)
-            _apply(st, rep, add, ents, upd)
-            st.documents = pd.concat([st.documents[~st.documents.doc_id.isin(upd)], docs], ignore_index=True)
-            reg = pd.concat([st.registry, _registry_rows(docs)], ignore_index=True)
-            st.registry = reg.drop_duplicates("pmid", keep="last")
+            _apply(st, rep, add, ents, upd | gone)
+            _replace_documents(st, docs, upd | gone, gone)
             t2 = time.perf_counter(); save_graph(st, folder)
             rep.seconds.update(update=round(t2 - t1, 3), save=round(time.perf_counter() - t2, 3))
         else: rep.triplets_before = rep.triplets_after = len(st.kg.triplets)
@@ -452,9 +472,7 @@ def remove(folder, ids) -> IngestReport:
         rep.triplets_before = rep.triplets_after = len(st.kg.triplets)
         if drop:
             _apply(st, rep, _no_evidence(), None, drop)
-            gone = st.documents[st.documents.doc_id.isin(drop)]
-            st.documents = st.documents[~st.documents.doc_id.isin(drop)].reset_index(drop=True)
-            st.registry = st.registry[~st.registry.pmid.isin(set(gone.pmid.dropna()))]
+            _replace_documents(st, _empty_documents(), drop, drop)
             save_graph(st, folder)
     rep.seconds["total"] = round(time.perf_counter() - t0, 3)
     return rep

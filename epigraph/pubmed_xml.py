@@ -188,21 +188,22 @@ def _xml_input(path_or_text) -> tuple[bytes, str]:
     return p.read_bytes(), str(p)
 
 # %% ../nbs/02f_pubmed_xml.ipynb #c4db643e
-def _deletions(el: ET.Element, line: int, name: str, rejects: Rejects) -> int:
-    "Set aside each PMID of a `DeleteCitation` as one record; how many there were beyond the first."
-    pmids = [(p.text or "").strip() for p in el.iter("PMID")] or [None]
+def _deletions(el: ET.Element, line: int, name: str, rejects: Rejects, deleted: list) -> int:
+    "Each PMID of a `DeleteCitation` as one record (a deletion, or a reject if it is no PMID); how many beyond one."
+    pmids = [(p.text or "").strip() for p in el.iter("PMID")]
+    if not pmids: rejects.add(name, line, None, "DeleteCitation without a PMID")
     for p in pmids:
-        rejects.add(name, line, p, f"PubMed deletes PMID {p} (DeleteCitation); not applied here — to apply it to a "
-                                   f"graph: epigraph remove --graph DIR --docs {p}")
-    return len(pmids) - 1
+        if why := pmid_problem(p): rejects.add(name, line, p, f"DeleteCitation: {why}")
+        else: deleted.append(dict(pmid=int(p), line=line))
+    return max(len(pmids) - 1, 0)
 
 def read_pubmed_xml(path_or_text, source: str = "pubmed-xml") -> Loaded:
-    "Read an efetch `PubmedArticleSet` (path or XML text) into `documents` and `mesh`; broken articles go to rejects."
+    "Read a `PubmedArticleSet` (path or XML text) into `documents`, `mesh` and `deleted`; broken records to rejects."
     data, name = _xml_input(path_or_text)
-    rejects, docs, mesh, seen, n_read = Rejects(source), [], [], {}, 0
+    rejects, docs, mesh, deleted, seen, n_read = Rejects(source), [], [], [], {}, 0
     def on_article(art, line):
         nonlocal n_read; n_read += 1
-        if art.tag == "DeleteCitation": n_read += _deletions(art, line, name, rejects); return
+        if art.tag == "DeleteCitation": n_read += _deletions(art, line, name, rejects, deleted); return
         doc, rows, pmid, reason = _article_record(art, source)
         if reason is None and doc["pmid"] in seen: reason = f"duplicate PMID {pmid} (first at line {seen[doc['pmid']]})"
         if reason: return rejects.add(name, line, pmid, reason)
@@ -218,5 +219,6 @@ def read_pubmed_xml(path_or_text, source: str = "pubmed-xml") -> Loaded:
     if stream.root not in (None, "PubmedArticleSet") and n_read == 0:
         n_read += 1; rejects.add(name, 1, None, f"root element is <{stream.root}>, expected <PubmedArticleSet>")
     return Loaded({"documents": pd.DataFrame(docs, columns=DOCUMENT_COLUMNS).astype({"pmid": "int64", "year": "Int64"}),
-                   "mesh": pd.DataFrame(mesh, columns=MESH_COLUMNS).astype({"pmid": "int64", "major_topic": bool})},
-                  rejects.frame(), n_read=n_read, n_kept=len(docs))
+                   "mesh": pd.DataFrame(mesh, columns=MESH_COLUMNS).astype({"pmid": "int64", "major_topic": bool}),
+                   "deleted": pd.DataFrame(deleted, columns=["pmid", "line"]).astype("int64")},
+                  rejects.frame(), n_read=n_read, n_kept=len(docs) + len(deleted))
