@@ -229,7 +229,8 @@ def _ask_command(sub) -> None:
 def _ingest_commands(sub) -> None:
     "The commands on a graph of the user's own literature: ingest and remove."
     s = sub.add_parser("ingest", help="extract files or folders of literature into an evidence graph (incremental)")
-    s.add_argument("paths", nargs="+", help="PubMed XML (.xml, .xml.gz), PubTator, BioC XML/JSON, JSONL or TSV")
+    s.add_argument("paths", nargs="+", help="PubMed XML (.xml, .xml.gz), MEDLINE (PubMed's 'PubMed' format, .nbib), "
+                                            "PubTator, BioC XML/JSON, JSONL or TSV")
     s.add_argument("--graph", required=True, help="the graph folder to create or update")
     s.add_argument("--base", choices=("default", "none"), help="a new graph starts from the registry graph (default) "
                                                                "or nothing")
