@@ -66,6 +66,34 @@ def test_ingest_ask_remove_from_a_shell(tmp_path):
     assert set(kg.triplets.triplet_id) == set(kg.evidence.triplet_id)
 
 
+def _medline(path: Path, records) -> Path:
+    "The records as PubMed's website saves them ('PubMed' format): a blank line first, one block per record."
+    blocks = [f"PMID- {p}\nDP  - {d} Mar 2\nTI  - {t}\nAB  - {a[:40]}\n      {a[40:]}" for p, t, a, d in records]
+    path.write_text("\n" + "\n\n".join(blocks) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_pubmed_website_export_then_an_update_file_with_deletions(tmp_path):
+    "A search saved from PubMed's website is ingested and cited; an update file's DeleteCitation takes a paper out."
+    g = tmp_path / "g"
+    r = _epigraph("ingest", _medline(tmp_path / "pubmed-search-set.txt", RECORDS), "--graph", g, "--base", "none",
+                  "--workers", "0", "--quiet")
+    assert r.returncode == 0 and "read 3 = new 3" in r.stdout, r.stdout + r.stderr
+    from epigraph.ingest import saved_table
+    assert saved_table(g, "documents").date.tolist() == ["2017-03-02", "2019-03-02", "2021-03-02"]
+    a = _epigraph("ask", "What adverse effects does carbamazepine cause?", "--graph", g, "--json")
+    assert a.returncode == 0 and "PMID:900000101" in json.loads(a.stdout)["cited"], a.stdout + a.stderr
+    update = _pubmed_xml(tmp_path / "update.xml", RECORDS[1:2])     # a revised record (its date), then a deletion
+    update.write_text(update.read_text().replace("</PubmedArticleSet>", "<DeleteCitation><PMID Version=\"1\">"
+                                                 "900000101</PMID></DeleteCitation>\n</PubmedArticleSet>"))
+    r = _epigraph("ingest", update, "--graph", g, "--workers", "0", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "read 2 = new 0 + updated 1" in r.stdout and "PubMed deletions 1" in r.stdout, r.stdout
+    assert "removed 1 documents (0 ids not in the graph)" in r.stdout, r.stdout
+    a = _epigraph("ask", "What adverse effects does carbamazepine cause?", "--graph", g, "--json")
+    assert a.returncode == 0 and "PMID:900000101" not in json.loads(a.stdout)["cited"], a.stdout
+
+
 def test_bad_input_gets_one_line(tmp_path):
     r = _epigraph("ingest", tmp_path / "missing.xml", "--graph", tmp_path / "g", "--base", "none")
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "missing.xml" in r.stderr, r.stderr
