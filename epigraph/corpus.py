@@ -367,8 +367,7 @@ def _bioc(path, data: bytes, corpus: str, fmt: str):
         yield _bioc_item(path, starts[i - 1] if len(starts) == len(docs) else i, corpus, doc)
 
 # %% ../nbs/10_corpus.ipynb #c052
-_READERS = {"pubmed-xml": _pubmed_xml, "medline": _medline, "pubtator": _pubtator, "jsonl": _jsonl,
-            "tsv": _tsv,
+_READERS = {"pubmed-xml": _pubmed_xml, "medline": _medline, "pubtator": _pubtator, "jsonl": _jsonl, "tsv": _tsv,
             "bioc-xml": lambda *a: _bioc(*a, "bioc-xml"), "bioc-json": lambda *a: _bioc(*a, "bioc-json")}
 
 def _file_items(path: Path, corpus: str|None) -> list[tuple[str, dict]]:
@@ -393,14 +392,16 @@ def _nones(df: pd.DataFrame, cols) -> pd.DataFrame:
 
 class _Batch:
     "The records of one batch; `seen` (doc_id -> where it was first read) spans the whole run."
-    def __init__(self, seen: dict): self.seen, self.docs, self.rejects, self.dups, self.dels = seen, [], [], [], []
+    def __init__(self, seen: dict):
+        self.seen, self.docs, self.rejects, self.dups, self.dels = seen, [], [], [], []
+        self.kinds = {"doc": self.docs, "reject": self.rejects, "dup": self.dups, "delete": self.dels}
 
     def add(self, kind: str, row: dict):
         if kind == "doc": kind, row = self.check(row)
         elif kind == "dup" and (first := self.seen.get(f"PMID:{str(row['record_id']).lstrip('0')}")):
             row = {**row, "reason": f"duplicate of PMID:{str(row['record_id']).lstrip('0')}, first read at "
                                     f"{first[0]}:{first[1]}"}
-        {"doc": self.docs, "reject": self.rejects, "dup": self.dups, "delete": self.dels}[kind].append(row)
+        self.kinds[kind].append(row)
 
     def check(self, d: dict) -> tuple[str, dict]:
         n, where = len(d["title"]) + len(d["abstract"]), (d["file"], d["position"], d["record_id"])

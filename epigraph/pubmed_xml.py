@@ -189,21 +189,22 @@ def _xml_input(path_or_text) -> tuple[bytes, str]:
 
 # %% ../nbs/02f_pubmed_xml.ipynb #c4db643e
 def _deletions(el: ET.Element, line: int, name: str, rejects: Rejects, deleted: list) -> int:
-    "Each PMID of a `DeleteCitation` as one record (a deletion, or a reject if it is no PMID); how many beyond one."
+    "Each PMID of a `DeleteCitation` as one record (a deletion, or a reject if it is no PMID); how many records."
     pmids = [(p.text or "").strip() for p in el.iter("PMID")]
     if not pmids: rejects.add(name, line, None, "DeleteCitation without a PMID")
     for p in pmids:
         if why := pmid_problem(p): rejects.add(name, line, p, f"DeleteCitation: {why}")
         else: deleted.append(dict(pmid=int(p), line=line))
-    return max(len(pmids) - 1, 0)
+    return max(len(pmids), 1)
 
 def read_pubmed_xml(path_or_text, source: str = "pubmed-xml") -> Loaded:
     "Read a `PubmedArticleSet` (path or XML text) into `documents`, `mesh` and `deleted`; broken records to rejects."
     data, name = _xml_input(path_or_text)
     rejects, docs, mesh, deleted, seen, n_read = Rejects(source), [], [], [], {}, 0
     def on_article(art, line):
-        nonlocal n_read; n_read += 1
+        nonlocal n_read
         if art.tag == "DeleteCitation": n_read += _deletions(art, line, name, rejects, deleted); return
+        n_read += 1
         doc, rows, pmid, reason = _article_record(art, source)
         if reason is None and doc["pmid"] in seen: reason = f"duplicate PMID {pmid} (first at line {seen[doc['pmid']]})"
         if reason: return rejects.add(name, line, pmid, reason)
