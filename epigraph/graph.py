@@ -15,6 +15,7 @@ from .adapters import (CLAIM_COLUMNS, CURATED_POPULATIONS, load_guideline_rules,
                                bc5cdr_source, claims_frame, cpic_source, epio_source, g4e_source, hpo_source,
                                proposals_frame, pubmedqa_source, relations_source, rule_claims, rule_drug_entities,
                                rule_pmids, same_name_merges, supplementary_merges)
+from .mondo import load_mondo, mondo_merge_rows, mondo_proposals
 from .treatment_sources import ASIDE_COLUMNS, PEER_SOURCE, SECONDARY_EXTRACTORS, guidance_source, peer_source
 
 # %% auto #0
@@ -439,11 +440,16 @@ def merge_and_resolve(proposals: list[pd.DataFrame], checked: list[pd.DataFrame]
                       mesh: pd.DataFrame):
     "(proposals, canonical ids, entities table, merges): every source's entities merged where their ids link them."
     props = pd.concat(proposals, ignore_index=True)
+    kinds = [name_kind(i.split(":", 1)[0], t) for i, t in zip(props.entity_id, props.type)]
+    present = set(props.entity_id[[k in ("disease", "either") for k in kinds]])
+    maps = load_mondo()["mappings"]
+    props = pd.concat([props, proposals_frame(mondo_proposals(maps, present))], ignore_index=True)
     hgnc = [(n, e) for e, syn in zip(hpo_e.entity_id, hpo_e.synonyms) for n in syn if str(n).startswith("NCBIGene:")]
     cg = cpic["genes"].dropna(subset=["hgnc_id", "ncbi_gene"])   # CPIC names both ids of its genes
     hgnc += list(zip(cg.ncbi_gene, cg.hgnc_id))
     links = source_links(props, epio_m, cpic_m, hgnc, supplementary_merges(pd.concat([bc_e, rel_e]), mesh),
                          same_name_merges(epio_e, epio_m, hpo_e))
+    links = pd.concat([links, mondo_merge_rows(maps, present)], ignore_index=True)   # after the sources' own links
     merges = entity_merges(props, pd.concat(checked, ignore_index=True), links)   # no merge may cost a checked claim
     canon = canonical_ids(props.entity_id, zip(merges.a[merges.applied], merges.b[merges.applied]))
     return props, canon, entities_table(props, canon), merges

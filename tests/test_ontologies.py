@@ -68,10 +68,16 @@ def test_full_hpo_counts_match_the_raw_file():
     assert len(full["phenotypes"]) == sum(1 for l in (onto.hpo_data_dir()/"hp.obo").read_text().split("\n[Term]\n")[1:]
                                           if "\nis_obsolete: true" not in l)
     assert full.reconciles
-    # the epilepsy subset is a selection of the full tables, never something new
+    # the epilepsy subset is a selection of the full tables, never something new: every disease with its gene links
+    # and its inheritance and course annotations; every other annotation only for the seizure-related diseases
     sub = onto.load_hpo()
-    assert set(sub["diseases"].id) <= set(full["diseases"].id)
-    assert len(sub["disease_phenotypes"]) == full["disease_phenotypes"].disease_id.isin(set(sub["diseases"].id)).sum()
+    assert set(sub["diseases"].id) == set(full["diseases"].id)
+    assert len(sub["gene_disease"]) == len(full["gene_disease"])
+    a = full["disease_phenotypes"]
+    related = set(sub["diseases"].id[sub["diseases"].epilepsy_subset])
+    kept = a.disease_id.isin(related) | a.aspect.isin(onto.EPILEPSY_SUBSET["every_disease_aspects"])
+    assert len(sub["disease_phenotypes"]) == kept.sum() < len(a)
+    assert (a[kept].aspect == "I").sum() == (a.aspect == "I").sum()   # every mode of inheritance HPO states
 
 
 def test_every_gene_link_is_in_the_raw_file():
