@@ -2,15 +2,19 @@
 """Build the development set of clinicians' free-text questions: data/questions/dev.jsonl.
 
 Every gold answer is read from a source record (HPO phenotype.hpoa / genes_to_phenotype.txt, CPIC SQL dumps,
-Genes4Epilepsy TSV, BC5CDR PubTator CID lines, the curated GUIDELINE_RULES table), never from epigraph's answers.
+Genes4Epilepsy TSV, BC5CDR PubTator CID lines, the curated guideline rules in data/guidance/guideline_rules.csv), never from epigraph's answers.
 The phrasings are hand-written below (several per family, in several styles); the entities that fill them are
 drawn deterministically (sorted inputs, fixed seed) from the records. Ids are the knowledge graph's entity ids
 where the graph holds the entity (looked up by id, xref or name in data/build/kg/entities.parquet).
 
 Run:  python scripts/dev_questions.py            (writes data/questions/dev.jsonl)
+      python scripts/dev_questions.py --out PATH (writes elsewhere, e.g. to compare with the committed set)
+
+The guideline rules are read with epigraph.adapters.load_guideline_rules (data/guidance/guideline_rules.csv, the
+GUIDELINE_RULES table until issue 15); records keep the name GUIDELINE_RULES:row N (N counts rows from 0).
 """
 from __future__ import annotations
-import json, os, random, re, zipfile
+import argparse, json, os, random, re, zipfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -912,9 +916,10 @@ def kg_relations():
             "contra": {(names[h].lower(), names[tl]): sorted(int(p) for p in pm) for h, tl, pm in zip(contra["head"], contra["tail"], contra.pmids)},
             "causes": causes, "ae_heads": set(t[t.predicate.isin(["induces", "aggravates"])]["head"])}
 
-def main():
+def main(out: Path = OUT):
     global G
-    from epigraph.adapters import GUIDELINE_RULES
+    from epigraph.adapters import load_guideline_rules
+    rules = load_guideline_rules()
     G = Graph()
     rng = random.Random(SEED)
     items = Items()
@@ -923,7 +928,7 @@ def main():
     h, desc, names, syns, parents, _ = hpo_tables()
     dnames = epilepsy_diseases(h)
     (cid, mention), mesh = cid_relations(), mesh_labels()
-    pgx_family(items, rng, cpic, GUIDELINE_RULES, rel)
+    pgx_family(items, rng, cpic, rules, rel)
     dates_family(items, rng, versions)
     gene_family(items, rng, h, dnames, rel["causes"])
     g4e_family(items, rng)
@@ -931,14 +936,16 @@ def main():
     inheritance_family(items, rng, h, desc, names, syns, parents, dnames)
     features_family(items, rng, h, desc, names, syns, parents, dnames)
     adverse_family(items, rng, cid, mesh, mention)
-    treatment_family(items, GUIDELINE_RULES)
-    safety_family(items, GUIDELINE_RULES, cpic, rel)
-    unanswerable_family(items, rng, h, dnames, cpic, rel, cid, mesh, desc, GUIDELINE_RULES)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    with open(OUT, "w", encoding="utf-8") as f:
+    treatment_family(items, rules)
+    safety_family(items, rules, cpic, rel)
+    unanswerable_family(items, rng, h, dnames, cpic, rel, cid, mesh, desc, rules)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
         for r in items.rows: f.write(json.dumps(r, ensure_ascii=False, default=int) + "\n")
     fam = pd.Series([r["family"] for r in items.rows]).value_counts()
-    print(f"wrote {len(items.rows)} questions to {OUT.relative_to(ROOT)}"); print(fam.to_string())
+    print(f"wrote {len(items.rows)} questions to {out}"); print(fam.to_string())
 
 if __name__ == "__main__":
-    main()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--out", type=Path, default=OUT, help=f"where to write the questions (default: {OUT.relative_to(ROOT)})")
+    main(ap.parse_args().out)
