@@ -7,24 +7,23 @@ from __future__ import annotations
 import hashlib, json, os, pickle, sys, time
 from pathlib import Path
 import numpy as np, pandas as pd
-from .config import get_settings
+from .config import get_settings, code_version_of
 from .retrieval import Retriever, GraphIndex
 from . import question_words as words_mod
 
 # %% auto #0
-__all__ = ['SERVED_MODULES', 'WARM_QUESTIONS', 'EVIDENCE_READ', 'SERVED_ARMS', 'served_key', 'Ragged', 'slim', 'served_retriever',
-           'retriever_for', 'read_questions', 'answer_record', 'ask_batch']
+__all__ = ['WARM_QUESTIONS', 'EVIDENCE_READ', 'SERVED_ARMS', 'served_key', 'Ragged', 'slim', 'served_retriever', 'retriever_for',
+           'read_questions', 'answer_record', 'ask_batch']
 
 # %% ../nbs/12c_ask.ipynb #4f41a7cd
-SERVED_MODULES = ("retrieval", "question", "answer", "focused", "normalise", "ner", "lexicon", "ask")
 WARM_QUESTIONS = ("Can carbamazepine cause hyponatremia?", "How is Rett syndrome inherited?",
                   "Which genes cause Dravet syndrome?")   # touch every lazily built table once before saving
 
 def served_key(folder: Path) -> str:
-    "A hash of the graph's manifest and of the modules the ask path runs (and the Python version)."
-    import importlib
+    ("A hash of the graph's manifest, of every module the ask path imports (`code_version_of`) and of the Python "
+     "version.")
     h = hashlib.sha256((folder/"manifest.json").read_bytes())
-    for m in SERVED_MODULES: h.update(Path(importlib.import_module(f"epigraph.{m}").__file__).read_bytes())
+    h.update(code_version_of("epigraph.ask").encode())
     h.update(sys.version.encode())
     return h.hexdigest()[:16]
 

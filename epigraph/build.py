@@ -7,13 +7,12 @@ from __future__ import annotations
 import hashlib, json, time
 from contextlib import contextmanager
 from pathlib import Path
-from .config import get_settings, get_logger
+from .config import get_settings, get_logger, code_version_of
 from .pmids import load_pmid_registry
 from .temporal import year_model, date_evidence, anchor_triplets
 
 # %% auto #0
-__all__ = ['GRAPH_CODE_MODULES', 'CURATED_FILES', 'INGESTED_KIND', 'graph_code_version', 'stale_reason', 'build', 'is_ingested',
-           'built_kg']
+__all__ = ['CURATED_FILES', 'INGESTED_KIND', 'graph_code_version', 'stale_reason', 'build', 'is_ingested', 'built_kg']
 
 # %% ../nbs/09b_build.ipynb #384bcfb1
 def _stage(stages: dict, bar, name: str, f, *a, **k):
@@ -24,20 +23,13 @@ def _stage(stages: dict, bar, name: str, f, *a, **k):
 
 
 # %% ../nbs/09b_build.ipynb #b7c1e0a1
-# every module whose code shapes the saved graph
-GRAPH_CODE_MODULES = ("schema", "sources", "pgdump", "curated", "guidance", "ontologies", "pmids", "lexicon", "ner",
-                      "normalise", "relations", "cid", "adapters", "treatment_sources", "graph", "store", "ages",
-                      "temporal", "build")
-
 # the curated files in the checkout that the graph is assembled from: editing one makes the saved graph stale
 CURATED_FILES = ("data/guidance/recommendations.csv", "data/guidance/guideline_rules.csv")
 
 def graph_code_version(root: Path|None = None) -> str:
-    "A hash of the source of `GRAPH_CODE_MODULES` and of the `CURATED_FILES` under `root` (default: the checkout)."
-    import importlib.util
-    h = hashlib.sha256()
-    for m in GRAPH_CODE_MODULES:
-        h.update(f"{m}\n".encode() + Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
+    ("A hash of the source of every module this one imports, transitively (`code_version_of`), and of the "
+     "`CURATED_FILES` under `root` (default: the checkout).")
+    h = hashlib.sha256(code_version_of("epigraph.build").encode())
     for f in CURATED_FILES:
         p = Path(root or get_settings().root)/f
         h.update(f"{f}\n".encode() + (p.read_bytes() if p.is_file() else b"(missing)"))

@@ -4,15 +4,17 @@
 
 # %% ../nbs/00_config.ipynb #7cfd7757
 from __future__ import annotations
-import contextlib, gc, hashlib, importlib, logging, os, re, shutil, tempfile, urllib.request, urllib.error, zipfile
+import ast, contextlib, gc, hashlib, importlib, json, logging, os, re, shutil, tempfile, zipfile
+import importlib.util, urllib.request, urllib.error
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['BULK_GC_THRESHOLD', 'LOAD_PATH', 'SOURCES', 'PACKAGE_SOURCES', 'EMBEDDINGS_EXTRA', 'project_root', 'Settings',
-           'get_settings', 'get_logger', 'write_atomic', 'fewer_collections', 'is_load_path', 'load_by_name', 'Source',
-           'PackageSource', 'SourceError', 'sha256_of', 'fetch', 'minilm_available', 'minilm_model', 'registry_table']
+__all__ = ['BULK_GC_THRESHOLD', 'LOAD_PATH', 'CODE_PACKAGE', 'SOURCES', 'PACKAGE_SOURCES', 'EMBEDDINGS_EXTRA', 'project_root',
+           'Settings', 'get_settings', 'get_logger', 'write_atomic', 'fewer_collections', 'is_load_path',
+           'load_by_name', 'imported_modules', 'code_version_of', 'Source', 'PackageSource', 'SourceError', 'sha256_of',
+           'fetch', 'minilm_available', 'minilm_model', 'registry_table']
 
 # %% ../nbs/00_config.ipynb #e1e4b2a6
 def project_root() -> Path:
@@ -123,6 +125,88 @@ def load_by_name(path: str, what: str):
     try: return getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as e:
         raise ValueError(f"{what} is registered as {path!r}, which cannot be loaded ({type(e).__name__})") from None
+
+# %% ../nbs/00_config.ipynb #c0de0002
+CODE_PACKAGE = "epigraph"   # whose modules count; imports of other packages are pinned by settings.ini instead
+
+def _package_dir() -> Path:
+    return Path(list(importlib.util.find_spec(CODE_PACKAGE).submodule_search_locations)[0])
+
+def _module_file(name: str, package_dir: Path) -> Path|None:
+    "The source file of module `name` ('epigraph.x', or 'epigraph.x.y' in a subpackage), or None if not ours."
+    head, *parts = name.split(".")
+    if head != CODE_PACKAGE: return None
+    base = package_dir.joinpath(*parts)
+    for f in ([base.with_name(base.name + ".py")] if parts else []) + [base/"__init__.py"]:
+        if f.is_file(): return f
+    return None
+
+def _absolute(module: str|None, level: int, package: str) -> str:
+    "The absolute name of `from <level dots><module> import …` written in `package`."
+    if not level: return module or ""
+    anchor = ".".join(package.split(".")[:len(package.split(".")) - level + 1])
+    return f"{anchor}.{module}" if module else anchor
+
+# %% ../nbs/00_config.ipynb #c0de0003
+def _loaded_by_name(node) -> str|None:
+    "The module a registry entry ('module:function') or an `import_module('module')` call names, else None."
+    if isinstance(node, ast.Constant) and is_load_path(node.value): return node.value.split(":")[0]
+    if (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == "import_module"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        return node.args[0].value
+    return None
+
+@lru_cache(maxsize=None)
+def _names_imported(name: str, is_package: bool, source: bytes) -> tuple[str, ...]:
+    "Every module name the source of module `name` imports or loads, at any depth (remembered by content)."
+    package = name if is_package else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import): out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node.module, node.level, package)
+            out.update([base, *(f"{base}.{a.name}" for a in node.names)])   # `from epigraph import x`: a module
+        elif loaded := _loaded_by_name(node): out.add(loaded)
+    return tuple(sorted(out))
+
+# %% ../nbs/00_config.ipynb #c0de0004
+def _imports_file() -> Path: return get_settings().cache_dir/"code_imports.json"
+
+def _remembered_imports() -> dict:
+    "What earlier processes parsed: 'module sha256-of-its-source' → the names it imports."
+    try: return json.loads(_imports_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError): return {}
+
+def _remember_imports(known: dict, most: int = 2000) -> None:
+    "Keep the parsed imports for the next process (a cache that cannot be written costs time, never the version)."
+    with contextlib.suppress(OSError):
+        _imports_file().parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(_imports_file(), json.dumps(dict(list(known.items())[-most:])))
+
+# %% ../nbs/00_config.ipynb #c0de000b
+def imported_modules(entry: str, package_dir: Path|str|None = None) -> dict[str, bytes]:
+    ("The source of module `entry` and of every package module it imports, directly or through others, by name; "
+     "read from `package_dir` (default: the installed package).")
+    folder, sources, todo = Path(package_dir) if package_dir else _package_dir(), {}, [entry]
+    known = _remembered_imports(); n_known = len(known)
+    while todo:
+        name = todo.pop()
+        if name in sources or (f := _module_file(name, folder)) is None: continue
+        src = sources[name] = f.read_bytes()
+        key = f"{name} {hashlib.sha256(src).hexdigest()}"
+        if key not in known: known[key] = _names_imported(name, f.name == "__init__.py", src)
+        parents = [name.rsplit(".", k)[0] for k in range(1, name.count(".") + 1)]   # their __init__ runs too
+        todo += [*known[key], *parents]
+    if len(known) > n_known: _remember_imports(known)
+    return dict(sorted(sources.items()))
+
+def code_version_of(*entries: str, package_dir: Path|str|None = None, n: int = 16) -> str:
+    "A hash of the source of every package module the `entries` import, transitively (`imported_modules`)."
+    sources = {}
+    for e in entries: sources.update(imported_modules(e, package_dir))
+    h = hashlib.sha256()
+    for name, src in sorted(sources.items()): h.update(f"{name}\n".encode() + src)
+    return h.hexdigest()[:n]
 
 # %% ../nbs/00_config.ipynb #5fbe1545
 @dataclass(frozen=True)

@@ -8,15 +8,15 @@ import dataclasses, hashlib, json, math, time
 from functools import lru_cache
 from pathlib import Path
 import numpy as np, pandas as pd
-from .config import get_settings
+from .config import get_settings, code_version_of
 from .retrieval import Retriever
 from .answer import answer, arms, default_retriever, Answer
 from . import metrics
 from .bench import Item, build_task, task_names
 
 # %% auto #0
-__all__ = ['SCORE_COLUMNS', 'CODE_MODULES', 'HINTS_BY_KIND', 'BINARY', 'task_retriever', 'score_answer', 'code_version',
-           'item_hints', 'run', 'table', 'compare']
+__all__ = ['SCORE_COLUMNS', 'HINTS_BY_KIND', 'BINARY', 'task_retriever', 'score_answer', 'code_version', 'item_hints', 'run',
+           'table', 'compare']
 
 # %% ../nbs/13a_runs.ipynb #e35bbfa0
 def _held_rows(items: list[Item], ev: pd.DataFrame) -> np.ndarray:
@@ -76,15 +76,11 @@ def score_answer(item: Item, a: Answer, registry, names: dict) -> dict:
                 kg_evidence_coverage=metrics.kg_evidence_coverage(a.text, retrieved) if retrieved else math.nan)
 
 # %% ../nbs/13a_runs.ipynb #2833e45d
-CODE_MODULES = ("retrieval", "uretrieval", "hypergraph", "question", "answer", "focused", "metrics", "runs")
-
 @lru_cache(maxsize=1)
 def code_version() -> str:
-    "A hash of the modules an answer and its scores depend on: changed code never replays stale answers."
-    import importlib
-    h = hashlib.sha256()
-    for m in CODE_MODULES: h.update(Path(importlib.import_module(f"epigraph.{m}").__file__).read_bytes())
-    return h.hexdigest()[:12]
+    ("A hash of every module this one imports, transitively (`epigraph.config.code_version_of`): the tasks, "
+     "retrievers, readers and metrics an answer and its scores depend on. Changed code never replays stale answers.")
+    return code_version_of("epigraph.runs", n=12)
 
 def _run_key(item: Item, arm: str, reader: str, params: dict) -> str:
     blob = json.dumps([item.task, item.item_id, item.question, item.options, arm, reader, params, code_version()],
