@@ -36,8 +36,10 @@ def graph_code_version(root: Path|None = None) -> str:
     return h.hexdigest()[:16]
 
 def stale_reason(folder: Path|str) -> str|None:
-    "Why the graph saved in `folder` must be built again (none saved, or built by other code); None when it is current."
-    path = Path(folder)/"manifest.json"
+    ("Why the graph saved in `folder` (or set aside by a killed swap) must be built again (none saved, or built by "
+     "other code); None when it is current.")
+    from epigraph.store import _saved_folder
+    path = _saved_folder(Path(folder))/"manifest.json"
     if not path.exists(): return f"{folder} holds no saved graph"
     try: saved = json.loads(path.read_text(encoding="utf-8")).get("code_version")
     except (ValueError, AttributeError): return f"{path} is damaged (not a JSON object)"
@@ -89,7 +91,7 @@ def build(out_dir: Path|str|None = None, progress: bool = True, quiet: bool = Fa
     "Assemble the graph, date its evidence and save it under `out_dir` (default `build_dir/kg`); returns the KG."
     from epigraph.store import check_graph_folder
     out_dir = Path(out_dir) if out_dir is not None else get_settings().build_dir/"kg"
-    check_graph_folder(out_dir)   # before any work
+    check_graph_folder(out_dir, replacing=True)   # before any work
     with _build_lock(out_dir): kg, stages = _build(out_dir, progress)
     if not quiet:
         ev = kg.evidence
@@ -123,6 +125,7 @@ def built_kg(folder: Path|str|None = None, rebuild: bool = False):
         if why := stale_reason(folder): get_logger("epigraph.build").warning(f"{why}; run `epigraph ingest` again to "
                                                                              "update it")
         return store.load_kg(folder)
+    if not rebuild and stale_reason(folder) is None: return store.load_kg(folder)   # current: read, no lock to write
     with _build_lock(folder):
         why = None if rebuild else stale_reason(folder)
         if rebuild or why:

@@ -415,7 +415,8 @@ def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
     "Ingest files or folders of literature into the graph in `folder` (started from `base` when new); atomic save."
     from epigraph.build import _build_lock
     t0 = time.perf_counter()
-    files, folder = corpus.corpus_files(paths), store.check_graph_folder(folder)   # one-line errors before any work
+    files = corpus.corpus_files(paths)   # one-line errors before any work
+    folder = store.check_graph_folder(folder, replacing=True)
     with _build_lock(folder), fewer_collections():
         st = open_graph(folder, base)
         counts = dict(read=0, unchanged=0, rejected=0, duplicates=0, deletions=0, updated_ids=set(), deleted_ids=set())
@@ -461,7 +462,7 @@ def read_ids(path) -> list[str]:
 def remove(folder, ids) -> IngestReport:
     "Remove documents (their evidence; triplets and entities left with none) from an ingested graph; atomic save."
     from epigraph.build import _build_lock
-    t0, folder = time.perf_counter(), store.check_graph_folder(folder)
+    t0, folder = time.perf_counter(), store.check_graph_folder(folder, replacing=True)
     if not (store._saved_folder(folder)/"manifest.json").exists():
         raise FileNotFoundError(f"{folder} holds no ingested graph — nothing to remove")
     wanted = set(doc_ids(ids))

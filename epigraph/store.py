@@ -47,14 +47,44 @@ def _remove_abandoned(folder: Path) -> None:
         if pid.isdigit() and not _is_running(int(pid)): shutil.rmtree(p, ignore_errors=True)
 
 # %% ../nbs/08a_store.ipynb #a9b951dd
-def check_graph_folder(folder) -> Path:
-    "`folder` as a Path; a one-line error, before any work, when it is a file or holds files but no saved graph."
+_LEGACY = re.compile(r"\.?served-[0-9a-f]{16}\.pkl(\.\d+\.tmp)?")   # served copies earlier versions kept in the folder
+
+def _foreign_files(folder: Path) -> list[str]:
+    "The names in `folder` that its saved graph does not own (its manifest, the tables it lists, legacy served copies)."
+    try: m = json.loads((folder/"manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError): m = None
+    tables = [t for k in ("tables", "extra_tables") if isinstance(m, dict) and isinstance(m.get(k), dict) for t in m[k]]
+    owned = {"manifest.json", *(f"{t}.parquet" for t in tables)}
+    return sorted(p.name for p in folder.iterdir() if p.name not in owned and not _LEGACY.fullmatch(p.name))
+
+def _named(names: list[str], most: int = 5) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
+
+def _check_replaceable(folder: Path) -> None:
+    "A one-line error when a save, which replaces `folder` whole, would pull the current folder or a user's file away."
+    try: here = Path.cwd()
+    except OSError: here = None       # the current folder itself was removed: nothing more to lose
+    if here is not None and (folder.resolve() == here or folder.resolve() in here.parents):
+        raise ValueError(f"{folder} is the current folder (or holds it): a save replaces the graph folder whole, "
+                         "which would leave this shell in a removed folder — run from outside it (cd ..) and give "
+                         "its name")
+    saved = _saved_folder(folder)
+    if (saved/"manifest.json").is_file() and (foreign := _foreign_files(saved)):
+        raise ValueError(f"{saved} holds files the graph does not own ({_named(foreign)}) — a save replaces the "
+                         "folder whole: move them out of it first")
+
+# %% ../nbs/08a_store.ipynb #c4e1a7f2
+def check_graph_folder(folder, replacing: bool = False) -> Path:
+    ("`folder` as a Path; a one-line error, before any work, when it is a file or holds files but no saved graph, and "
+     "with `replacing` (a save will swap it whole) when it holds the current folder or files the graph does not own.")
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise NotADirectoryError(f"{folder} is a file, not a folder — give a folder for the graph")
-    if folder.is_dir() and any(folder.iterdir()) and not (folder/"manifest.json").exists():
-        raise ValueError(f"{folder} holds other files and no saved graph — give a new or empty folder "
-                         "(a saved graph is replaced whole)")
+    if replacing: _check_replaceable(folder)
+    other = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+    if other and not (folder/"manifest.json").exists():
+        raise ValueError(f"{folder} holds other files and no saved graph: {_named(other)} — give a new or empty "
+                         "folder (a saved graph is replaced whole)")
     return folder
 
 def read_manifest(folder) -> dict:
@@ -128,7 +158,7 @@ def _write_tables(kg: KG, folder: Path, extra: dict, tables: dict|None = None, k
 def save_kg(kg: KG, folder, extra: dict|None = None, tables: dict|None = None, keep_hashes: bool = False) -> Path:
     ("Write the KG (Parquet + `manifest.json` with `extra` fields; `tables` beside it) into a new folder, then swap it "
      "in. `keep_hashes`: rows that carry a `content_hash` keep it (`graph.with_hashes(keep=True)`).")
-    folder = check_graph_folder(folder)
+    folder = check_graph_folder(folder, replacing=True)
     folder.parent.mkdir(parents=True, exist_ok=True)
     _recover_swap(folder); _remove_abandoned(folder)
     new = folder.parent/f".{folder.name}.new-{os.getpid()}-{os.urandom(4).hex()}"; new.mkdir()
