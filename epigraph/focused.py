@@ -53,23 +53,23 @@ FIRST_SAID = {
 
 # %% ../nbs/12b_focused.ipynb #1a654cea
 def ranked(found: pd.DataFrame, target: str|None = None) -> pd.DataFrame:
-    ("One row per answer entity, strongest evidence first: the relation asked first, best tier, independent citations, "
-     "rows.")
+    ("One row per answer entity and question entity (its subject), strongest evidence first: the relation asked "
+     "first, best tier, independent citations, rows.")
     order = {p: k for k, p in enumerate(FIRST_SAID.get(target, ()))}
     groups: dict = {}
     for r in sorted(found.itertuples(index=False), key=lambda r: (order.get(r.predicate, len(order)), r.row)):
-        g = groups.setdefault(r.answer,
-                              dict(answer=r.answer, said=len(order), score=0.0, keys=set(), rows=[], pair=False))
+        g = groups.setdefault((r.subject, r.answer), dict(answer=r.answer, subject=r.subject, said=len(order),
+                                                          score=0.0, keys=set(), rows=[], pair=False))
         g["said"] = min(g["said"], order.get(r.predicate, len(order)))
         g["score"] = max(g["score"], TIER_FACTOR.get(r.tier, 0.3))
         g["keys"].add(r.key); g["rows"].append(r.row); g["pair"] = g["pair"] or bool(r.pair)
     out = sorted(groups.values(),
                  key=lambda g: (not g["pair"], g["said"], -g["score"], -len(g["keys"]), -len(g["rows"]),
                                 min(g["rows"])))
-    return pd.DataFrame([dict(answer=g["answer"], said=g["said"], score=g["score"], n_keys=len(g["keys"]),
-                              n_rows=len(g["rows"]),
+    return pd.DataFrame([dict(answer=g["answer"], subject=g["subject"], said=g["said"], score=g["score"],
+                              n_keys=len(g["keys"]), n_rows=len(g["rows"]),
                               first=min(g["rows"]), rows=g["rows"], pair=g["pair"]) for g in out],
-                        columns=["answer", "said", "score", "n_keys", "n_rows", "first", "rows", "pair"])
+                        columns=["answer", "subject", "said", "score", "n_keys", "n_rows", "first", "rows", "pair"])
 
 # %% ../nbs/12b_focused.ipynb #8378892e
 def _age(iso: str) -> str:
@@ -100,7 +100,7 @@ def onset_sentence(manifest, gi: GraphIndex, subject: str, grp) -> str:
     when = _age(anchor) if anchor else ""
     return _sentence(f"{_cap(subject)} begins {when} (HPO onset: {term})" if when else f"{_cap(subject)} has HPO onset "
                                                                                        f"{term}",
-                     cites(manifest, grp.rows))
+                     cites(manifest, grp.rows[:1]))
 
 def _anchor(gi: GraphIndex, triplet_id) -> str|None:
     a = gi.__dict__.get("_anchors")
@@ -111,14 +111,15 @@ def _anchor(gi: GraphIndex, triplet_id) -> str|None:
 
 # %% ../nbs/12b_focused.ipynb #66bfbd80
 def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
-    "One cited sentence for an answer entity, in the words of the target."
+    ("One cited sentence for an answer entity, in the words of the target, citing the rows that state its first "
+     "row's fact.")
     if q.target == "onset": return onset_sentence(manifest, gi, subject, grp)
     r = manifest.iloc[grp.rows[0]]
     if q.target == "inheritance":
         term = r.tail_name if r["tail"] == grp.answer else r.head_name
         return _sentence(f"{_cap(subject)} is inherited as {_low(term)} (HPO mode of inheritance)",
-                         cites(manifest, grp.rows))
-    return _sentence(fact_sentence(r), cites(manifest, grp.rows))
+                         cites(manifest, grp.rows[:1]))
+    return _sentence(fact_sentence(r), cites(manifest, grp.rows[:1]))   # `cites` adds the rows stating the same
 
 # %% ../nbs/12b_focused.ipynb #7e08b25f
 GROUPS = {   # relation -> how its group is introduced; the order is the order of the answer
@@ -153,17 +154,20 @@ def _group_sentence(manifest, lead: str, rows_of: dict[str, list[int]]) -> str:
 
 # %% ../nbs/12b_focused.ipynb #69561927
 def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
-    "A treatment answer in one cited sentence per relation group, first line first; None for a single plain group."
-    groups = {g: rows for g, rows in _groups(manifest, found).items() if rows}
-    if set(groups) <= {"treated"}: return None
-    subject = ents[int(found.subject.iloc[0])].name
-    lines = [] if "first_line" in groups or not FIRST_LINE.search(q.text) else [
-        f"No source in the evidence graph calls a drug first line for {subject}."]
-    for g, rows_of in groups.items():
-        if g == "first_line" and len(rows_of) == 1:
-            (a, rows), = rows_of.items()
-            lines.append(_sentence(fact_sentence(manifest.iloc[rows[0]]), cites(manifest, rows, most=2)))
-        else: lines.append(_group_sentence(manifest, GROUPS[g].format(s=subject), rows_of))
+    ("A treatment answer in one cited sentence per relation group of each question entity, first line first; None "
+     "for plain groups.")
+    by_subject = {k: {g: rows for g, rows in _groups(manifest, found[found.subject == k]).items() if rows}
+                  for k in sorted(set(found.subject.astype(int)))}
+    if all(set(groups) <= {"treated"} for groups in by_subject.values()): return None
+    first = any("first_line" in groups for groups in by_subject.values())
+    lines = [] if first or not FIRST_LINE.search(q.text) else [
+        f"No source in the evidence graph calls a drug first line for {ents[int(found.subject.iloc[0])].name}."]
+    for k, groups in by_subject.items():     # each group is named after its own subject and cites only its rows
+        for g, rows_of in groups.items():
+            if g == "first_line" and len(rows_of) == 1:
+                (a, rows), = rows_of.items()
+                lines.append(_sentence(fact_sentence(manifest.iloc[rows[0]]), cites(manifest, rows, most=2)))
+            else: lines.append(_group_sentence(manifest, GROUPS[g].format(s=ents[k].name), rows_of))
     return " ".join(lines)
 
 # %% ../nbs/12b_focused.ipynb #3e8394f9
@@ -193,15 +197,16 @@ def _opener(q: Question, rows: pd.DataFrame) -> str:
 
 def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     "The answer to a yes/no question: Yes/No and the rows joining its entities, or 'does not say' (nothing cited)."
-    pairs, subj = found[found.pair], found.set_index("row").subject
-    line = lambda g: fact_line(manifest, gi, q, ents[int(subj[g.rows[0]])].name, g)
+    pairs = found[found.pair]
+    line = lambda g: fact_line(manifest, gi, q, ents[int(g.subject)].name, g)    # each claim names its own subject
     if len(pairs):
         return f"{_opener(q, pairs)}. " + " ".join(line(g) for g in ranked(pairs, q.target).head(3).itertuples())
     if len(ents) == 1 and len(found):
         return "Yes. " + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())
     if q.target in ONE_VALUED and len(found) and not any(fits_target(gi, q.target, e.entity_id) for e in ents[:1]):
-        return (("Yes. " if q.negated else "No. ")
-                + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples()))
+        asked = any(fits_target(gi, q.target, e.entity_id) for e in ents)   # a value named: another one found is a no
+        return (("Yes. " if q.negated or not asked else "No. ")
+                + " ".join(line(g) for g in ranked(found, q.target).head(MOST_CLAIMS).itertuples()))
     noun = "" if len(ents) > 1 else " to a " + (TARGETS[q.target].noun if q.target else "fact")
     return f"The evidence graph does not say: nothing in it links {_names(ents)}{noun}."
 
@@ -223,8 +228,7 @@ def qualified(top: pd.DataFrame, q: Question, gi: GraphIndex) -> pd.DataFrame:
 def list_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     if q.target == "drug" and (text := grouped_text(manifest, q, ents, found)): return text
     top = qualified(ranked(found, q.target), q, gi)
-    subj = found.set_index("row").subject
-    lines = [fact_line(manifest, gi, q, ents[int(subj[g.rows[0]])].name, g) for g in top.head(MOST_CLAIMS).itertuples()]
+    lines = [fact_line(manifest, gi, q, ents[int(g.subject)].name, g) for g in top.head(MOST_CLAIMS).itertuples()]
     if q.target == "safety" and lines: lines[0] = "Avoid or use with caution: " + _low(lines[0])
     more = len(top) - MOST_CLAIMS
     if more > 0: lines[-1] = lines[-1][:-1] + f"; and {more} more in the evidence table."

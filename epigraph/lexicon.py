@@ -122,6 +122,7 @@ def hpo_terms(hpo) -> pd.DataFrame:
     kind = ph.id.map(lambda i: "seizure_type" if i in seizure else "onset" if i in onset else "phenotype")
     syn = ph.assign(kind=kind).explode("synonyms").dropna(subset=["synonyms"])
     dis = hpo["diseases"]
+    dis = dis[dis.epilepsy_subset] if "epilepsy_subset" in dis else dis   # the NER's diseases: seizure-related only
     return pd.concat([lexicon_rows(ph.name, ph.id, kind, "hpo", "label"),
                       lexicon_rows(syn.synonyms, syn.id, syn.kind, "hpo", "synonym"),
                       lexicon_rows(dis.name, dis.id, "disease", "hpo", "label")], ignore_index=True)

@@ -208,22 +208,23 @@ def with_ancestors(ontology, ids: set[str]) -> set[str]:
 
 # %% ../nbs/02b_ontologies.ipynb #9bc5331e
 EPILEPSY_SUBSET = dict(seizure_root="HP:0001250", name_pattern=r"epilep|seizure|convuls|infantile spasm",
-                       version=1)
+                       every_disease_aspects=("I", "C"), version=2)
 
 def diseases_table(annotations: pd.DataFrame, seizure_terms: set[str]) -> pd.DataFrame:
-    "One row per disease with its name, database and the two epilepsy flags of `EPILEPSY_SUBSET`."
+    "One row per disease with its name, database, the two epilepsy flags of `EPILEPSY_SUBSET` and `epilepsy_subset`."
     d = annotations.drop_duplicates("disease_id")[["disease_id", "disease_name"]].rename(
         columns={"disease_id": "id", "disease_name": "name"})
     d["database"] = d.id.str.split(":").str[0].astype(str)
     positive = annotations[~annotations.negated & annotations.hpo_id.isin(seizure_terms)]
     d["has_seizure_phenotype"] = d.id.isin(set(positive.disease_id))
     d["named_epileptic"] = d.name.str.contains(EPILEPSY_SUBSET["name_pattern"], case=False, regex=True)
+    d["epilepsy_subset"] = d.has_seizure_phenotype | d.named_epileptic
     d["source"] = "hpo"
     return d.sort_values("id").reset_index(drop=True)
 
 # %% ../nbs/02b_ontologies.ipynb #08431789
 HPO_TABLES = ["diseases", "phenotypes", "disease_phenotypes", "genes", "gene_disease"]
-_HPO_LAYOUT = 2  # bump when what a table holds changes
+_HPO_LAYOUT = 3  # bump when what a table holds changes
 
 def _build_hpo(epilepsy_only: bool) -> Loaded:
     "Read the HPO files and the ontology into the HPO tables (slow: use `load_hpo`)."
@@ -234,10 +235,10 @@ def _build_hpo(epilepsy_only: bool) -> Loaded:
     seizure_terms = descendants(onto, EPILEPSY_SUBSET["seizure_root"])
     diseases = diseases_table(annotations, seizure_terms)
     term_ids = None
-    if epilepsy_only:
-        diseases = diseases[diseases.has_seizure_phenotype | diseases.named_epileptic].reset_index(drop=True)
-        annotations = annotations[annotations.disease_id.isin(set(diseases.id))]
-        links = links[links.disease_id.isin(set(diseases.id))]
+    if epilepsy_only:   # every disease with its genes, inheritance and course; phenotypes for the subset only
+        subset = set(diseases.id[diseases.epilepsy_subset])
+        every = annotations.aspect.isin(EPILEPSY_SUBSET["every_disease_aspects"])
+        annotations = annotations[annotations.disease_id.isin(subset) | every]
         used = (set(annotations.hpo_id) | set(annotations.onset.dropna())
                 | {m for ms in annotations.modifiers for m in ms}
                 | {f for f in annotations.frequency.dropna() if f.startswith("HP:")})

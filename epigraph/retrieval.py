@@ -4,7 +4,7 @@
 
 # %% ../nbs/11_retrieval.ipynb #6c8c6a7e
 from __future__ import annotations
-import re
+import re, unicodedata
 from collections import deque
 from dataclasses import dataclass, field
 import numpy as np, pandas as pd
@@ -16,9 +16,10 @@ from .schema import TIER_TABLE
 # %% auto #0
 __all__ = ['PARAMS', 'SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE',
            'QUERY_MEMO', 'METHODS', 'RETRIEVERS', 'RetrievalParams', 'table_of', 'Retrieved', 'approx_tokens',
-           'cut_to_budget', 'evidence_strength', 'word_key', 'GraphIndex', 'TableGraph', 'synthetic_kg',
-           'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds', 'format_hop', 'edge_table', 'tree_paths',
-           'serialise_paths', 'cut_lines', 'register_retriever', 'retriever_fn', 'retriever_names', 'Retriever']
+           'cut_to_budget', 'evidence_strength', 'fold_accents', 'word_key', 'GraphIndex', 'TableGraph', 'synthetic_kg',
+           'name_keys', 'family_table', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds', 'format_hop',
+           'edge_table', 'tree_paths', 'serialise_paths', 'cut_lines', 'register_retriever', 'retriever_fn',
+           'retriever_names', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #6b51bd3d
 @dataclass(frozen=True)
@@ -106,9 +107,14 @@ def _lists(col, n: int) -> list:
     if col is None: return [[] for _ in range(n)]
     return [list(v) if isinstance(v, (list, tuple, np.ndarray)) else [] for v in col]
 
+def fold_accents(s: str) -> str:
+    "`s` with each accented letter as its base letter, one character for one (Goutières → Goutieres, Sjögren → Sjogren)."
+    return "".join(unicodedata.normalize("NFKD", c)[:1] or c for c in s)
+
 def word_key(s: str) -> str:
-    "A name as seed linking compares it: its lower-cased letters and digits, as words (all punctuation dropped)."
-    return " ".join(re.findall(r"[a-z0-9]+", s.lower()))
+    ("A name as seed linking compares it: its lower-cased letters and digits with accents folded, as words (all "
+     "punctuation dropped).")
+    return " ".join(re.findall(r"[a-z0-9]+", fold_accents(s).lower()))
 
 # %% ../nbs/11_retrieval.ipynb #8ebfdcc0
 class GraphIndex:
@@ -211,23 +217,50 @@ def synthetic_kg(n_nodes: int = 2_000, n_edges: int = 8_000, seed: int = 0, beta
                              pmids=[list(range(s, s + c)) for s, c in zip(start.tolist(), pc.tolist())]))
     return TableGraph(ents, trip)
 
+# %% ../nbs/11_retrieval.ipynb #472730ca
+_DESIGNATOR = r"(?:type\s+)?(?:\d+[a-z]?|[ivx]+[a-z]?|[a-z])"
+_SUBTYPE = re.compile(rf"(?:,\s*|\s+){_DESIGNATOR}$", re.I)
+
+def name_keys(name: str) -> list[str]:
+    ("The word keys of a name: as written, and in natural word order where its parts are inverted with commas "
+     "(OMIM's 'Seizures, benign familial infantile, 2' is also 'benign familial infantile seizures 2').")
+    keys = [word_key(name)]
+    parts = [p.strip() for p in name.split(",") if p.strip()]
+    if len(parts) >= 2:
+        tail = [parts.pop()] if re.fullmatch(_DESIGNATOR, parts[-1], re.I) else []
+        keys.append(word_key(" ".join(parts[::-1] + tail)))
+    return list(dict.fromkeys(k for k in keys if k))
+
+def family_table(gi: GraphIndex) -> dict[str, list[int]]:
+    ("stem key → the L1 entities whose name is that stem and a subtype (Gaucher disease → types I, II, III): a "
+     "family name reaches its numbered members; a stem with one member is no family.")
+    layers = gi.kg.entities.layer.astype(str).to_numpy() if "layer" in gi.kg.entities else np.full(gi.n, "")
+    fam: dict[str, set] = {}
+    for i, name in enumerate(gi.names):
+        if layers[i] != "L1" or not _SUBTYPE.search(name): continue
+        stem = _SUBTYPE.sub("", name)
+        for k in name_keys(stem): fam.setdefault(k, set()).add(i)
+    return {k: sorted(v) for k, v in fam.items() if len(v) >= 2}
+
+
 # %% ../nbs/11_retrieval.ipynb #4c9ce766
 def _name_table(gi: GraphIndex) -> dict:
+    "word key → {entity row: (kind, surface)}: every name and synonym, also in natural word order (`name_keys`)."
     if getattr(gi, "_names", None) is None:
         table = {}
         for i, (name, syns) in enumerate(zip(gi.names, gi.synonyms)):
-            table.setdefault(word_key(name), {}).setdefault(i, ("name", name))
+            for k in name_keys(name): table.setdefault(k, {}).setdefault(i, ("name", name))
             for s in syns:
-                k = word_key(str(s))
-                if k: table.setdefault(k, {}).setdefault(i, ("synonym", str(s)))
+                for k in name_keys(str(s)): table.setdefault(k, {}).setdefault(i, ("synonym", str(s)))
         table.pop("", None)
         gi._names, gi._max_words = table, max((k.count(" ") + 1 for k in table), default=0)
+        gi._families = family_table(gi)
     return gi._names
 
 def _name_rows(gi: GraphIndex, query: str, max_words: int = 10) -> list[dict]:
     "`link_by_names` as a list of seed records."
     table = _name_table(gi)
-    words = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z0-9]+", query)]
+    words = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z0-9]+", fold_accents(query))]
     rows, i = [], 0
     while i < len(words):
         for n in range(min(max_words, gi._max_words, len(words) - i), 0, -1):
@@ -237,9 +270,11 @@ def _name_rows(gi: GraphIndex, query: str, max_words: int = 10) -> list[dict]:
             # (leukaemia) is not "all", and a lower-case "be" (a BC5CDR mention of a chemical) is the verb
             hits = {v: h for v, h in table.get(key, {}).items()
                     if len(key) > 3 or (h[1] == span and h[1] != h[1].lower())}
-            if hits:
+            members = {v: ("family", gi.names[v]) for v in gi._families.get(key, ()) if v not in hits}
+            if hits or members:
+                hits = {**hits, **members}
                 for v, (kind, surface) in sorted(hits.items()):
-                    conf = 0.9 if kind == "synonym" else 1.0 if surface == span else 0.95
+                    conf = {"synonym": 0.9, "family": 0.8}.get(kind, 1.0 if surface == span else 0.95)
                     rows.append(dict(entity_id=gi.ids[v], name=gi.names[v], text=span, start=words[i][1],
                                      end=words[i + n - 1][2], confidence=round(conf / len(hits), 3),
                                      method=f"graph {kind}"))
