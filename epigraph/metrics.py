@@ -263,17 +263,23 @@ def _row_has_relation(row, words: list[str]) -> bool:
     if _says_otherwise(row, specific): return False
     return all(_says(row, w, text) for w in specific) if specific else any(_says(row, w, text) for w in words)
 
+def _about_another(cited: pd.DataFrame, ents: list[str], names) -> bool:
+    "Is one cited key (of those in the manifest) about another subject: none of its rows names every claim entity?"
+    return any(not any(all(_row_names_entity(r, e, names) for e in ents) for r in rows.itertuples())
+               for _, rows in cited.groupby("key", sort=False))
+
 def _support(text: str, keys: list[str], manifest: pd.DataFrame, names) -> tuple[list, list, bool, str]:
     "(entities, relation words, supported, why not) of one statement and the keys it cites."
     ents, words = find_entities(text, names), relation_words(text)
     cited = manifest[manifest.key.isin(keys)] if len(manifest) else manifest
     ok = bool(ents and words and any(all(_row_names_entity(r, e, names) for e in ents) and _row_has_relation(r, words)
                                      for r in cited.itertuples()))
+    stray = ok and _about_another(cited, ents, names)
     other = not ok and any(_says_otherwise(r, words) for r in cited.itertuples())
     why = ("uncited" if not keys else "no entity" if not ents else "no relation word" if not words
-           else "cited rows not in manifest" if cited.empty else "" if ok
-           else "cited rows say otherwise" if other else "cited rows do not say it")
-    return ents, words, ok, why
+           else "cited rows not in manifest" if cited.empty else "a citation is about another subject" if stray
+           else "" if ok else "cited rows say otherwise" if other else "cited rows do not say it")
+    return ents, words, ok and not stray, why
 
 # %% ../nbs/12a_metrics.ipynb #0ae00c47
 def claim_support(text: str, manifest: pd.DataFrame, names: Mapping[str, Iterable[str]]|None = None) -> pd.DataFrame:

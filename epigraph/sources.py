@@ -348,7 +348,8 @@ def epilepsy_subset(loaded: Loaded) -> set[int]:
     return pmids
 
 # %% ../nbs/02_sources.ipynb #f67481cc
-def text_lines(path: Path) -> list[str]:
-    "The lines of a text file, split only at `\\n` or `\\r\\n` (`str.splitlines` also splits at \\x1c-\\x1e, \\x85, …)."
-    text = Path(path).read_text(encoding="utf-8").replace("\r\n", "\n")
+def text_lines(path: Path, errors: str = "strict") -> list[str]:
+    ("The lines of a text file, split only at `\\n` or `\\r\\n` (`str.splitlines` also splits at \\x1c-\\x1e, "
+     "\\x85, …); undecodable bytes handled as `errors` says (as for `bytes.decode`).")
+    text = Path(path).read_text(encoding="utf-8", errors=errors).replace("\r\n", "\n")
     return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")

@@ -89,6 +89,19 @@ def test_every_sentence_of_an_offline_answer_is_cited(R):
         assert set(a.cited) <= set(a.manifest.key)
 
 
+@pytest.mark.parametrize("question", ["Can carbamazepine or cocaine cause seizures?",
+                                      "Which drugs should be avoided in Dravet syndrome and in carriers of HLA-B*15:02?",
+                                      "Which drugs treat Dravet syndrome and Lennox-Gastaut syndrome?"])
+def test_a_two_subject_answer_credits_each_subject_with_its_own_papers(R, question):
+    "Issue 45: 'Carbamazepine can induce Seizures [its paper] [the cocaine paper]': every cited row names both ends."
+    from epigraph.metrics import claim_support
+    a = answer(question, retriever=R)
+    s = claim_support(a.text, a.manifest)
+    assert "a citation is about another subject" not in s.reason.tolist(), (a.text, s.reason.tolist())
+    if question.startswith("Can"):
+        assert "Cocaine can induce Seizures [PMID:" in a.text and "Carbamazepine can induce Seizures [PMID:" in a.text
+
+
 def test_no_secret_reaches_cache_or_log(R, tmp_path, monkeypatch, caplog):
     monkeypatch.setenv("EPIGRAPH_LLM_API_KEY", SYNTHETIC_KEY)
     monkeypatch.setenv("OPENAI_API_KEY", SYNTHETIC_KEY)

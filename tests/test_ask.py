@@ -66,6 +66,18 @@ def test_batch_reconciles_and_leaves_its_input_alone(tmp_path, R):
     assert rows[3]["answer"] == "The evidence graph holds nothing on soticlestat." and rows[3]["cited"] == []
     assert all(set(r) >= {"line"} for r in rows) and [r["line"] for r in rows] == [1, 3, 4, 5, 6]
 
+
+def test_batch_lines_split_only_at_newlines(tmp_path):
+    "Issue 45: \\f, \\x1c-\\x1e, \\x85 and \\u2028 inside a question neither cut it in two nor shift line numbers."
+    from epigraph.ask import read_questions
+    qs = [f"Can carbamazepine{c}cause seizures ({i})?" for i, c in enumerate("\f\v\x1c\x1d\x1e\x85\u2028\u2029")]
+    src = tmp_path / "q.txt"
+    src.write_text("\n".join(qs) + "\r\n" + '{"question": "Is\u2028valproate safe?"}\n\nLast?', encoding="utf-8")
+    got = read_questions(src)
+    assert [r["line"] for r in got] == [*range(1, len(qs) + 2), len(qs) + 3]
+    assert [r["question"] for r in got] == [*qs, "Is\u2028valproate safe?", "Last?"]
+
+
 def test_batch_refuses_to_overwrite_its_input(tmp_path, R):
     src = tmp_path/"q.txt"; src.write_text("How is Rett syndrome inherited?\n")
     rc, out, err = run_cli("ask", "--batch", str(src), "--out", str(src))

@@ -176,6 +176,18 @@ def test_unsupported_claims_fail(answers, manifest, registry, names):
     # citations are all verifiable: ETS alone would not see these errors
     assert evidence_traceability(bad, manifest, registry) == 1.0
 
+def test_a_citation_of_another_subject_is_not_support(answers, manifest, names):
+    "Issue 45: one claim citing its own row and another subject's row (as 'Carbamazepine can induce Seizures' once "
+    "cited a cocaine paper) is caught, though one of its citations does support it."
+    k1, k2, k3, k4 = answers["keys"]
+    assert k3 != k4, "the two HLA-B*15:02 rules share a key: this test needs two"
+    own = f"Phenytoin should be avoided in carriers of HLA-B*15:02 [{k4}, GOLD]."
+    both = f"Phenytoin should be avoided in carriers of HLA-B*15:02 [{k4}, GOLD] [{k3}, GOLD]."   # k3: carbamazepine's
+    assert claim_support(own, manifest, names).supported.tolist() == [True]
+    s = claim_support(both, manifest, names)
+    assert s.supported.tolist() == [False] and s.reason.tolist() == ["a citation is about another subject"]
+    assert claim_support_rate(f"{own} {both}", manifest, names) == 0.5
+
 def test_claim_without_entity_or_relation_is_not_supported(answers, manifest, names):
     k1 = answers["keys"][0]
     s = claim_support(f"This is well established [{k1}, GOLD]. Valproic acid and Dravet syndrome [{k1}, GOLD].", manifest, names)
