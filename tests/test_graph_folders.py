@@ -77,8 +77,9 @@ def test_a_pickle_in_a_graph_folder_is_never_loaded(graph, tmp_path):
     "Issue 45 #1: a crafted served-*.pkl in a shared graph folder must not run when the folder is asked."
     marker = tmp_path / "code-ran"
     crafted = pickle.dumps(_Plants(str(marker)))
-    (graph / f"served-{_key_beside_the_graph(graph)}.pkl").write_bytes(crafted)
-    (graph / "served-0000000000000000.pkl").write_bytes(crafted)
+    from epigraph.ask import served_key
+    for key in (_key_beside_the_graph(graph), served_key(graph), served_key(graph)[:16], "0" * 16):
+        (graph / f"served-{key}.pkl").write_bytes(crafted)
     _asks_and_cites(graph)
     assert not marker.exists(), "a pickle from the graph folder was loaded"
     _asks_and_cites(graph)                                   # the second call (served state from the cache) too
