@@ -164,10 +164,11 @@ def read_questions(path: Path) -> list[dict]:
 
 # %% ../nbs/12c_ask.ipynb #262bb285
 def answer_record(a) -> dict:
-    "An answer as a JSON-ready record."
+    "An answer as a JSON-ready record; `linking` lists every entity the question's words could name, chosen or not."
     q = a.parsed
     return dict(question=a.question, answer=a.text, choice=a.chosen, cited=a.cited, arm=a.arm, reader=a.reader,
-                reason=a.reason, seconds=round(a.seconds, 3), parse=q.hints() if q is not None else None)
+                reason=a.reason, seconds=round(a.seconds, 3), parse=q.hints() if q is not None else None,
+                linking=q.considered if q is not None else [])
 
 def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str = "offline",
               retriever: Retriever|None = None,

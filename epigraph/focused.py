@@ -116,7 +116,7 @@ def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
     if q.target == "onset": return onset_sentence(manifest, gi, subject, grp)
     r = manifest.iloc[grp.rows[0]]
     if q.target == "inheritance":
-        term = r.tail_name if r["tail"] == grp.answer else r.head_name
+        term = re.sub(r"\s+inheritance$", "", r.tail_name if r["tail"] == grp.answer else r.head_name)
         return _sentence(f"{_cap(subject)} is inherited as {_low(term)} (HPO mode of inheritance)",
                          cites(manifest, grp.rows[:1]))
     return _sentence(fact_sentence(r), cites(manifest, grp.rows[:1]))   # `cites` adds the rows stating the same

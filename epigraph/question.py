@@ -7,15 +7,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, asdict
 import numpy as np, pandas as pd
-from .retrieval import GraphIndex, link_seeds
-from .question_words import (QUESTION_WORDS, clean_question, expand_names, correct_typos, prefix_entities,
+from .retrieval import GraphIndex, link_seeds, word_key, fold_accents, _name_table
+from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos, prefix_entities,
                                      american_spelling, age_entities, _name_words, _is_english)
 
 # %% auto #0
 __all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO',
            'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'RISK', 'BENEFIT', 'TIER_WORDS',
-           'FOCUS_ROWS', 'Target', 'asked_noun', 'question_target', 'parse_as_of', 'hpo_branch', 'entity_types',
-           'fits_target', 'Question', 'last_clause', 'polarity', 'link_question', 'parse_question', 'focus_rows']
+           'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun', 'question_target', 'parse_as_of',
+           'hpo_branch', 'entity_types', 'fits_target', 'Question', 'last_clause', 'polarity', 'link_question',
+           'disease_words', 'diseases_for', 'choose_subjects', 'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -219,6 +220,7 @@ class Question:
     searched: str = ""
     polarity: str|None = None   # for a yes/no question: does it ask about a "risk" or a "benefit" (safe, recommended)?
     years: list = field(default_factory=list)        # years the question names (a guideline "of 2014")
+    considered: list = field(default_factory=list)   # every candidate entity: chosen or not, why, with its score
 
     @property
     def predicates(self) -> tuple: return TARGETS[self.target].predicates if self.target else ()
@@ -226,7 +228,7 @@ class Question:
     def entity_ids(self) -> list[str]: return [e["entity_id"] for e in self.entities]
     def hints(self) -> dict:
         "The parse as structured hints (for a prompt or a log): every field but the text."
-        d = asdict(self); d.pop("text"); d.pop("searched")
+        d = asdict(self); d.pop("text"); d.pop("searched"); d.pop("considered")
         d["entities"] = [{k: e[k] for k in ("entity_id", "name", "type")} for e in self.entities]
         return d
 
@@ -329,6 +331,73 @@ def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataF
     same = [(a, b) in spans and i not in ids for a, b, i in zip(names.start, names.end, names.entity_id)]
     return names.loc[np.array(same, dtype=bool)]
 
+# %% ../nbs/11c_question.ipynb #467e16e1
+DISEASE_SUBJECT = ("gene", "inheritance", "onset", "feature", "seizure_type")   # targets asked of a disease X
+MOST_SUBJECTS = 8    # a phrase that several diseases' names hold links them all up to this many; past it, none
+
+def _layer_rows(gi: GraphIndex) -> np.ndarray:
+    "The layer of each entity row of the index."
+    layer = entity_types(gi)[0]
+    return np.array([layer.get(i, "") for i in gi.ids], dtype=object)
+
+def disease_words(gi: GraphIndex) -> dict[str, frozenset]:
+    "word → the L1 entity rows whose name or a synonym has that word (built once per index)."
+    if getattr(gi, "_disease_words", None) is None:
+        layers, words = _layer_rows(gi), {}
+        for i in np.flatnonzero(layers == "L1"):
+            for w in {w for n in [gi.names[i], *gi.synonyms[i]] for w in word_key(str(n)).split()}:
+                words.setdefault(w, set()).add(int(i))
+        gi._disease_words = {w: frozenset(v) for w, v in words.items()}
+    return gi._disease_words
+
+# %% ../nbs/11c_question.ipynb #da6f87dd
+def _phrase_words(text: str, a: int, b: int) -> list[str]:
+    "The words of the span `a:b` with the content words right before and after it (not question or class words)."
+    words = [(m.start(), m.end(), m.group().lower()) for m in re.finditer(r"[A-Za-z0-9]+", fold_accents(text))]
+    inside = [k for k, (s, e, _) in enumerate(words) if s >= a and e <= b]
+    if not inside: return []
+    lo, hi = inside[0], inside[-1]
+    content = lambda k: words[k][2] not in QUESTION_WORDS and words[k][2] not in GENERIC_NAMES and len(words[k][2]) > 2
+    while lo > 0 and content(lo - 1): lo -= 1
+    while hi + 1 < len(words) and content(hi + 1): hi += 1
+    return [w for _, _, w in words[lo:hi + 1]]
+
+def diseases_for(gi: GraphIndex, text: str, a: int, b: int) -> list[int]:
+    "L1 entity rows for the phrase at `a:b`: those named so exactly, else those whose names hold all its words."
+    layers = _layer_rows(gi)
+    exact = [v for v in _name_table(gi).get(word_key(text[a:b]), {}) if layers[v] == "L1"]
+    exact += [v for v in gi._families.get(word_key(text[a:b]), []) if v not in exact]
+    words = _phrase_words(text, a, b)
+    if exact and len(words) <= len(word_key(text[a:b]).split()): return exact[:MOST_SUBJECTS]
+    sets = [disease_words(gi).get(w, frozenset()) for w in words]
+    hold = frozenset.intersection(*sets) if sets else frozenset()
+    return sorted(hold)[:MOST_SUBJECTS] if 0 < len(hold) <= MOST_SUBJECTS else exact[:MOST_SUBJECTS]
+
+# %% ../nbs/11c_question.ipynb #92687bf5
+def _candidate(r, chosen: bool, why: str = "") -> dict:
+    return dict(entity_id=r["entity_id"], name=r["name"], text=r["text"], method=r["method"],
+                confidence=round(float(r["confidence"]), 3), chosen=chosen, why=why)
+
+def choose_subjects(gi: GraphIndex, text: str, seeds: pd.DataFrame, target: str|None) -> tuple:
+    "The seeds the question is about, every candidate with its fate (`Question.considered`), and notes."
+    layers, root = entity_types(gi)[0], TARGETS[target].branch if target else None
+    keep, out, notes = [], [], []
+    for r in seeds.to_dict("records"):
+        if word_key(r["text"]) in GENERIC_NAMES: out.append(_candidate(r, False, "a class word, not a name"))
+        elif root and r["entity_id"] == root: out.append(_candidate(r, False, "the kind of answer asked for"))
+        else: keep.append(r)
+    if target in DISEASE_SUBJECT and not any(layers.get(r["entity_id"]) == "L1" for r in keep):
+        for r in [r for r in keep if layers.get(r["entity_id"]) == "L2"]:
+            rows = diseases_for(gi, text, int(r["start"]), int(r["end"]))
+            if not rows: continue
+            keep.remove(r); out.append(_candidate(r, False, "a phenotype; the question asks about a disease"))
+            keep += [dict(r, entity_id=gi.ids[v], name=gi.names[v], method="disease for the phrase",
+                          confidence=round(float(r["confidence"]) / len(rows), 3)) for v in rows]
+            notes.append(f"read '{r['text']}' as the disease{'s' if len(rows) > 1 else ''} "
+                         f"{'; '.join(gi.names[v] for v in rows)}, not the HPO phenotype {r['name']}")
+    chosen = pd.DataFrame(keep, columns=seeds.columns).drop_duplicates("entity_id")
+    return chosen.reset_index(drop=True), [_candidate(r, True) for r in chosen.to_dict("records")] + out, notes
+
 # %% ../nbs/11c_question.ipynb #92d5efdd
 def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Question:
     "Parse a question against a graph index; `hints` (target, form, as_of) override what the text gives."
@@ -337,6 +406,8 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     ents = _entity_rows(gi, seeds)
     masked = _masked(fixed, ents)
     low, target = masked.lower(), question_target(fixed, {e["type"] for e in ents}, masked)
+    seeds, considered, chosen_notes = choose_subjects(gi, fixed, seeds, target)
+    ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
     form = _form(masked, target)
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets
     q = Question(text, ents, target, form,
@@ -345,7 +416,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  [p for p, pat in POPULATIONS.items() if re.search(pat, low)], bool(NEGATION.search(last_clause(low))),
                  _unknown_words(fixed, list(zip(seeds.start, seeds.end)), _name_words(gi)), notes, [], fixed,
                  polarity(masked) if form in ("yes_no", "current") else None,
-                 sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}))
+                 sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered)
     for k, v in (hints or {}).items():
         if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, "
                                                                   "as_of)")

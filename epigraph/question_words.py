@@ -10,8 +10,8 @@ import pandas as pd
 from .retrieval import GraphIndex, word_key
 
 # %% auto #0
-__all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'QUESTION_WORDS', 'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS',
-           'ENGLISH', 'ENDINGS', 'clean_question', 'expand_names', 'correct_typos', 'prefix_entities',
+__all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'QUESTION_WORDS', 'GENERIC_NAMES', 'MAX_PREFIX_HITS', 'BRITISH',
+           'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'clean_question', 'expand_names', 'correct_typos', 'prefix_entities',
            'american_spelling', 'age_entities', 'english_words']
 
 # %% ../nbs/11h_question_words.ipynb #d50c59dc
@@ -70,6 +70,12 @@ orphanet genes4epilepsy prescribe publication
 recommend recommended reported risk risks safe say seen should show side start starts still such syndrome tell than
 that the their them there these they this those treat treated treating treatment treatments typical typically usually
 variant variants was what when where which while who why will with would year years you your""".split())
+
+# class nouns that name no entity on their own: "syndrome" in "Is FG syndrome inherited?", "pharmacogenetic" in a test
+GENERIC_NAMES = frozenset("""syndrome syndromes disease diseases disorder disorders condition conditions deficiency
+pharmacogenetic pharmacogenetics pharmacogenomic pharmacogenomics gene genes mutation mutations variant variants
+inheritance""".split())
+
 
 # %% ../nbs/11h_question_words.ipynb #7c1e5a2b
 @lru_cache(maxsize=8)
