@@ -16,7 +16,7 @@ __all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH
            'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'RISK', 'BENEFIT', 'TIER_WORDS',
            'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun', 'question_target', 'parse_as_of',
            'hpo_branch', 'entity_types', 'fits_target', 'Question', 'last_clause', 'polarity', 'link_question',
-           'disease_words', 'diseases_for', 'choose_subjects', 'parse_question', 'focus_rows']
+           'disease_words', 'diseases_for', 'unlinked_diseases', 'choose_subjects', 'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -373,6 +373,19 @@ def diseases_for(gi: GraphIndex, text: str, a: int, b: int) -> list[int]:
     hold = frozenset.intersection(*sets) if sets else frozenset()
     return sorted(hold)[:MOST_SUBJECTS] if 0 < len(hold) <= MOST_SUBJECTS else exact[:MOST_SUBJECTS]
 
+def unlinked_diseases(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> list[int]:
+    ("L1 entity rows whose names hold every name-like word no seed covers (not an English word, a question word or a "
+     "class word: 'Kufs' in 'What gene causes Kufs disease?'), if there are a few.")
+    covered = list(zip(seeds.start, seeds.end))
+    words = [m.group().lower() for m in re.finditer(r"[A-Za-z0-9]+", fold_accents(text))
+             if not any(a <= m.start() < b for a, b in covered)]
+    words = [w for w in words if w not in QUESTION_WORDS and w not in GENERIC_NAMES and len(w) > 2
+             and not (w.isalpha() and _is_english(w))]
+    sets = [disease_words(gi).get(w, frozenset()) for w in words]
+    hold = frozenset.intersection(*sets) if sets else frozenset()
+    return sorted(hold)[:MOST_SUBJECTS] if 0 < len(hold) <= MOST_SUBJECTS else []
+
+
 # %% ../nbs/11c_question.ipynb #92687bf5
 def _candidate(r, chosen: bool, why: str = "") -> dict:
     return dict(entity_id=r["entity_id"], name=r["name"], text=r["text"], method=r["method"],
@@ -386,6 +399,10 @@ def choose_subjects(gi: GraphIndex, text: str, seeds: pd.DataFrame, target: str|
         if word_key(r["text"]) in GENERIC_NAMES: out.append(_candidate(r, False, "a class word, not a name"))
         elif root and r["entity_id"] == root: out.append(_candidate(r, False, "the kind of answer asked for"))
         else: keep.append(r)
+    if target in DISEASE_SUBJECT and not keep and (rows := unlinked_diseases(gi, text, seeds)):
+        keep = [dict(entity_id=gi.ids[v], name=gi.names[v], text=gi.names[v], start=-1, end=-1,
+                     confidence=round(0.5 / len(rows), 3), method="disease for the unlinked words") for v in rows]
+        notes.append(f"read the question's unlinked words as {'; '.join(gi.names[v] for v in rows)}")
     if target in DISEASE_SUBJECT and not any(layers.get(r["entity_id"]) == "L1" for r in keep):
         for r in [r for r in keep if layers.get(r["entity_id"]) == "L2"]:
             rows = diseases_for(gi, text, int(r["start"]), int(r["end"]))
