@@ -8,7 +8,7 @@ import argparse, json, os, sys, traceback
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['printable', 'parser', 'main', 'entry']
+__all__ = ['NOTHING_DONE', 'EXIT_STATUS', 'printable', 'parser', 'main', 'entry']
 
 # %% ../nbs/16_cli.ipynb #c7a9e2b1
 def _chapter_params(text: str|None) -> dict|None:
@@ -91,8 +91,10 @@ def _cmd_pubmed(args):
     print(res.summary())
 
 def printable(text: str) -> str:
-    "`text` with control characters (a stray \\r, a NUL) escaped, so that one line prints as one line."
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    ("`text` with control characters (a stray \\r, a NUL) escaped, so that one line prints as one line, and secrets "
+     "(keys, URL credentials) redacted.")
+    from epigraph.llm import redact
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in redact(text))
 
 def _reject_line(r) -> str:
     "One set-aside record as the user reads it: file, line (a whole number) or record id, and why."
@@ -111,20 +113,43 @@ def _cmd_extract(args):
     if len(rejects) > 20: print(f"  … and {len(rejects) - 20} more set aside", file=sys.stderr)
 
 # %% ../nbs/16_cli.ipynb #0d90e923
+NOTHING_DONE = 3     # the exit status of a command that ran but did nothing (see EXIT_STATUS)
+EXIT_STATUS = ("exit status: 0 done; 1 an error (one line; --debug for the traceback); 2 a bad command line; "
+               "3 nothing done (ingest set every record aside, remove found none of its ids); 130 interrupted")
+
+def _workers(args) -> int:
+    "`--workers`, checked: 0 or more, and without `--scheduler` at most the CPUs this process may use (said)."
+    if args.workers < 0:
+        raise ValueError(f"--workers {args.workers}: give 0 (extract in this process) or a number of worker processes")
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if args.scheduler or args.workers <= cpus: return args.workers
+    print(f"epigraph: --workers {args.workers} is more than the {cpus} CPUs here: using {cpus}", file=sys.stderr)
+    return cpus
+
 def _cmd_ingest(args):
     from epigraph.ingest import ingest, IngestParams
-    params = IngestParams(workers=args.workers, scheduler=args.scheduler, use_llm=args.llm, progress=not args.quiet)
+    params = IngestParams(workers=_workers(args), scheduler=args.scheduler, use_llm=args.llm, progress=not args.quiet)
     rep = ingest(args.paths, Path(args.graph), base=args.base, corpus_name=args.corpus, params=params)
     print(rep.summary())
     for r in rep.rejects.rename(columns={"position": "line"}).head(20).itertuples():
         print(_reject_line(r), file=sys.stderr)
     if len(rep.rejects) > 20: print(f"  … and {len(rep.rejects) - 20} more set aside", file=sys.stderr)
+    if rep.rejected and not (rep.new or rep.updated or rep.unchanged or rep.withdrawn or rep.deletions):
+        print(f"epigraph: nothing ingested: {rep.rejected:,} of {rep.read:,} records read set aside, none taken in",
+              file=sys.stderr)
+        return NOTHING_DONE
 
 def _cmd_remove(args):
     from epigraph.ingest import remove, read_ids
     ids = list(args.docs or []) + (read_ids(args.docs_file) if args.docs_file else [])
     if not ids: raise ValueError("remove: give document ids with --docs ID… or --docs-file FILE")
-    print(remove(Path(args.graph), ids).summary())
+    rep = remove(Path(args.graph), ids)
+    print(rep.summary())
+    for i in rep.missing[:20]: print(printable(f"  not in the graph: {i}"), file=sys.stderr)
+    if len(rep.missing) > 20: print(f"  … and {len(rep.missing) - 20} more not in the graph", file=sys.stderr)
+    if not rep.removed:
+        print("epigraph: nothing removed: none of the ids given is in the graph", file=sys.stderr)
+        return NOTHING_DONE
 
 # %% ../nbs/16_cli.ipynb #811ed20e
 def _evidence_table(a, most: int = 15):
@@ -226,31 +251,36 @@ def _ask_command(sub) -> None:
     s.add_argument("--graph", help="a graph folder (default: the built registry graph, data/build/kg)")
     s.set_defaults(run=_cmd_ask)
 
+def parser() -> argparse.ArgumentParser:
+    "The `epigraph` argument parser."
+    p = argparse.ArgumentParser(prog="epigraph", description="Evidence-traceable clinical Graph-RAG for epilepsy.",
+                                epilog=EXIT_STATUS)
+    p.add_argument("--debug", action="store_true", help="show the full traceback on errors")
+    sub = p.add_subparsers(dest="command", required=True)
+    _data_commands(sub); _ask_command(sub); _ingest_commands(sub)   # in this order: the order `--help` lists them
+    return p
+
+# %% ../nbs/16_cli.ipynb #b7e4c1d2
 def _ingest_commands(sub) -> None:
     "The commands on a graph of the user's own literature: ingest and remove."
-    s = sub.add_parser("ingest", help="extract files or folders of literature into an evidence graph (incremental)")
+    s = sub.add_parser("ingest", help="extract files or folders of literature into an evidence graph (incremental)",
+                       epilog=EXIT_STATUS)
     s.add_argument("paths", nargs="+", help="PubMed XML (.xml, .xml.gz), MEDLINE (PubMed's 'PubMed' format, .nbib), "
                                             "PubTator, BioC XML/JSON, JSONL or TSV")
     s.add_argument("--graph", required=True, help="the graph folder to create or update")
     s.add_argument("--base", choices=("default", "none"), help="a new graph starts from the registry graph (default) "
                                                                "or nothing")
     s.add_argument("--corpus", help="the corpus name non-PMID ids are cited under (default: from each file name)")
-    s.add_argument("--workers", type=int, default=2, help="local Dask worker processes (0: in this process)")
+    s.add_argument("--workers", type=int, default=2, help="local worker processes (0: in this process; at most the "
+                                                          "machine's CPUs)")
     s.add_argument("--scheduler", help="a Dask scheduler address to run the extraction on a cluster")
     s.add_argument("--llm", action="store_true", help="also the LLM extractor (needs EPIGRAPH_LLM_BASE_URL and _MODEL)")
     s.add_argument("--quiet", action="store_true"); s.set_defaults(run=_cmd_ingest)
-    s = sub.add_parser("remove", help="remove documents and the evidence they alone gave from an ingested graph")
+    s = sub.add_parser("remove", help="remove documents and the evidence they alone gave from an ingested graph",
+                       epilog=EXIT_STATUS)
     s.add_argument("--graph", required=True); s.add_argument("--docs", nargs="+", help="document ids (PMID:n, n, "
                                                                                        "corpus:id)")
-    s.add_argument("--docs-file", help="a file of document ids, one a line"); s.set_defaults(run=_cmd_remove)
-
-def parser() -> argparse.ArgumentParser:
-    "The `epigraph` argument parser."
-    p = argparse.ArgumentParser(prog="epigraph", description="Evidence-traceable clinical Graph-RAG for epilepsy.")
-    p.add_argument("--debug", action="store_true", help="show the full traceback on errors")
-    sub = p.add_subparsers(dest="command", required=True)
-    _data_commands(sub); _ask_command(sub); _ingest_commands(sub)   # in this order: the order `--help` lists them
-    return p
+    s.add_argument("--docs-file", help="a UTF-8 text file of document ids, one a line"); s.set_defaults(run=_cmd_remove)
 
 # %% ../nbs/16_cli.ipynb #4b21741a
 _BUGS = (AttributeError, NameError, AssertionError, ZeroDivisionError, RecursionError, IndexError, UnicodeError,
@@ -278,8 +308,7 @@ def main(argv: list[str]|None = None) -> int:
     "Entry point of the `epigraph` command; returns the exit status."
     args = parser().parse_args(argv)
     try:
-        args.run(args)
-        return 0
+        return args.run(args) or 0     # a command that did nothing returns NOTHING_DONE
     except KeyboardInterrupt:
         print("epigraph: interrupted", file=sys.stderr); return 130
     except BrokenPipeError:            # the output was cut (`| head`): stop quietly, as a shell tool does

@@ -293,6 +293,7 @@ class IngestReport:
     evidence_added: int = 0; evidence_removed: int = 0; triplets_before: int = 0; triplets_after: int = 0
     seconds: dict = field(default_factory=dict)
     rejects: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=corpus.REJECT_COLUMNS))
+    missing: list = field(default_factory=list)     # a removal: the ids given that the graph does not hold
 
     @property
     def reconciles(self) -> bool:
@@ -454,10 +455,14 @@ def doc_ids(ids) -> list[str]:
     return out
 
 def read_ids(path) -> list[str]:
-    "Document ids from a file, one a line (`#` comments and blank lines skipped)."
+    "Document ids from a UTF-8 text file, one a line (`#` comments and blank lines skipped); a binary file refused."
     p = Path(path)
     if not p.is_file(): raise FileNotFoundError(f"{p}: no such file — give a file of document ids, one a line")
-    return doc_ids(p.read_text(encoding="utf-8", errors="replace").splitlines())
+    raw = p.read_bytes()
+    try: text = raw.decode("utf-8")
+    except UnicodeDecodeError: text = "\x00"
+    if "\x00" in text: raise ValueError(f"{p}: not a text file (UTF-8) — give a file of document ids, one a line")
+    return doc_ids(text.replace("\r\n", "\n").split("\n"))     # split at line ends only, as sources.text_lines
 
 def remove(folder, ids) -> IngestReport:
     "Remove documents (their evidence; triplets and entities left with none) from an ingested graph; atomic save."
@@ -469,7 +474,7 @@ def remove(folder, ids) -> IngestReport:
     with _build_lock(folder), fewer_collections():
         st = open_graph(folder)
         drop = wanted & set(st.documents.doc_id.tolist())
-        rep = IngestReport(str(folder), removed=len(drop), not_found=len(wanted - drop))
+        rep = IngestReport(str(folder), removed=len(drop), not_found=len(wanted - drop), missing=sorted(wanted - drop))
         rep.triplets_before = rep.triplets_after = len(st.kg.triplets)
         if drop:
             _apply(st, rep, _no_evidence(), None, drop)

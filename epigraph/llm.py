@@ -4,7 +4,7 @@
 
 # %% ../nbs/03_llm.ipynb #4697e34b
 from __future__ import annotations
-import hashlib, json, os, random, re, tempfile, threading, time
+import base64, hashlib, json, os, random, re, tempfile, threading, time, urllib.parse
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, asdict
@@ -15,25 +15,53 @@ import jsonschema
 from .config import get_settings, get_logger
 
 # %% auto #0
-__all__ = ['DEFAULT_DEADLINE_S', 'LLMNotConfigured', 'LLMError', 'LLMOutputError', 'request_key', 'ResponseCache', 'Completion',
-           'backoff_delays', 'deadline_from_env', 'CallBudget', 'LLM', 'parse_json', 'validate_json', 'get_llm']
+__all__ = ['KEY_VARIABLES', 'REDACTED', 'DEFAULT_DEADLINE_S', 'LLMNotConfigured', 'LLMError', 'LLMOutputError', 'redact',
+           'request_key', 'ResponseCache', 'Completion', 'backoff_delays', 'deadline_from_env', 'CallBudget', 'LLM',
+           'parse_json', 'validate_json', 'get_llm']
 
 # %% ../nbs/03_llm.ipynb #a7a37458
 class LLMNotConfigured(RuntimeError):
     "No endpoint/model is set and the answer is not in the cache."
+    def __init__(self, message: str): super().__init__(redact(message))
 
 class LLMError(RuntimeError):
     "The endpoint failed (after retries where retrying makes sense); `status_code` when the server answered."
     def __init__(self, message: str, status_code: int|None = None):
-        super().__init__(message); self.status_code = status_code
+        super().__init__(redact(message)); self.status_code = status_code
 
 class LLMOutputError(ValueError):
     "The model answered, but its output is not valid JSON for the schema (or was cut off)."
+    def __init__(self, message: str): super().__init__(redact(message))
 
 # %% ../nbs/03_llm.ipynb #59e6c506
 def _api_key() -> str|None:
     "The key from the environment, now; None when unset (local servers need none)."
     return os.environ.get("EPIGRAPH_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or None
+
+KEY_VARIABLES = ("EPIGRAPH_LLM_API_KEY", "OPENAI_API_KEY", "NCBI_API_KEY")   # whose values are never printed
+REDACTED = "[redacted]"
+_USERINFO = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://([^/\s@'\"]+)@")     # a URL's user:password@
+_SECRET_SHAPES = re.compile(
+    r"(?i:(?P<lead>\bbearer\s+|\bauthorization[\"']?\s*[:=]\s*[\"']?(?:bearer\s+|basic\s+)?"
+    r"|\b(?:api[_-]?key|access[_-]?token|token|password)=))(?P<secret>[A-Za-z0-9._~+/=-]{4,})"   # a header, a query
+    r"|(?P<basic>\bBasic\s+)(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{8,}={0,2}"   # a Basic token (base64)
+    r"|\bsk-[A-Za-z0-9_-]{6,}")                                               # an OpenAI-style key anywhere
+
+def _known_secrets(text: str) -> set[str]:
+    "The configured keys, and each URL's `user:password` (as written, decoded, its password, as a Basic token)."
+    out = {os.environ.get(v, "").strip() for v in KEY_VARIABLES}
+    for m in _USERINFO.finditer(f"{text} {os.environ.get('EPIGRAPH_LLM_BASE_URL', '')}"):
+        info = urllib.parse.unquote(m[1])
+        out |= {m[1], info, info.partition(":")[2], base64.b64encode(info.encode()).decode()}
+    return {s for s in out if len(s) >= 4}
+
+def redact(text) -> str:
+    ("`text` without secrets: the configured keys (`KEY_VARIABLES`), URL credentials (`user:password@`, also as a "
+     "Basic token), `Bearer …`/`sk-…` tokens and `api_key=…` in a query, each replaced by [redacted].")
+    s = str(text)
+    for k in sorted(_known_secrets(s), key=len, reverse=True): s = s.replace(k, REDACTED)
+    s = _USERINFO.sub(lambda m: m[0].replace(m[1], REDACTED), s)
+    return _SECRET_SHAPES.sub(lambda m: f"{m['lead'] or m['basic'] or ''}{REDACTED}", s)
 
 # %% ../nbs/03_llm.ipynb #9950b820
 def request_key(model: str, messages: list[dict], params: dict) -> str:
@@ -123,7 +151,7 @@ class LLM:
         self.log = get_logger("epigraph.llm")
 
     def __repr__(self):
-        return (f"LLM(model={self.model!r}, base_url={self.base_url!r}, concurrency={self.concurrency}, "
+        return (f"LLM(model={self.model!r}, base_url={redact(self.base_url)!r}, concurrency={self.concurrency}, "
                 f"usage={self.usage})")
 
     @property
@@ -281,7 +309,8 @@ def _ask_json(self: LLM, messages, schema, name, params) -> Completion:
             if e.status_code not in _REFUSED_FORM:   # busy or unreachable, not a refusal: retry as usual
                 return self.complete(messages, response_format=forms["json_schema"],
                                      cache_params=cache_params, **params)
-            self.log.info(f"{self.base_url} refused response_format json_schema; using json_object with schema")
+            self.log.info(redact(f"{self.base_url} refused response_format json_schema; using json_object with "
+                                 "schema"))
             self._json_object_only = True
     return self.complete(messages, response_format=forms["json_object"], cache_params=cache_params, **params)
 

@@ -109,3 +109,60 @@ def test_ask_json_and_bad_arm(tmp_path):
     assert out["arm"] == "ppr_pcst" and out["cited"] and set(out["cited"]) <= {m["key"] for m in out["manifest"]}
     r = run("ask", "What is the first-line treatment for Dravet syndrome?", "--arm", "oracle", timeout=600)
     assert r.returncode == 1 and r.stderr.startswith("epigraph: error: answer: unknown arm 'oracle'")
+
+
+# ---------------------------------------------------------------- ingest and remove at their edges (issue 45; synthetic)
+GOOD = dict(id="n1", title="Lamotrigine rash.", text="Lamotrigine induced a rash in an adolescent with epilepsy.",
+            date="2020-07")
+BAD = [dict(id="n2", title="", text="", date="2020"),                                         # empty
+       dict(id="n3", title="Topiramate and stones.", text="Topiramate caused stones.", date="2022-13")]   # month 13
+
+
+def _notes(path: Path, rows) -> Path:
+    "JSONL records of a made-up corpus, `mynotes`."
+    import json
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_workers_are_checked_and_capped(tmp_path):
+    notes, g = _notes(tmp_path / "mynotes.jsonl", [GOOD]), tmp_path / "g"
+    for bad in ("-1", "-7"):
+        r = run("ingest", str(notes), "--graph", str(g), "--base", "none", "--workers", bad, "--quiet")
+        assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+        assert f"--workers {bad}:" in r.stderr and "unexpected" not in r.stderr, r.stderr
+    assert not g.exists()
+    cpus = len(os.sched_getaffinity(0))
+    r = run("ingest", str(notes), "--graph", str(g), "--base", "none", "--workers", "1000", "--quiet", timeout=600)
+    assert r.returncode == 0 and f"--workers 1000 is more than the {cpus} CPUs here: using {cpus}" in r.stderr, r.stderr
+
+
+def test_an_ingest_that_sets_every_record_aside_says_so(tmp_path):
+    r = run("ingest", str(_notes(tmp_path / "mynotes.jsonl", BAD)), "--graph", str(tmp_path / "g"), "--base", "none",
+            "--workers", "0", "--quiet", timeout=600)
+    assert r.returncode == 3, (r.returncode, r.stderr)
+    assert r.stderr.count("set aside:") == 2 and "nothing ingested: 2 of 2 records read set aside" in r.stderr, r.stderr
+    for cmd in ([], ["ingest"], ["remove"]): assert "3 nothing done" in run(*cmd, "--help").stdout.replace("\n", " ")
+
+
+def test_remove_names_the_ids_not_in_the_graph(tmp_path):
+    g = tmp_path / "g"
+    r = run("ingest", str(_notes(tmp_path / "mynotes.jsonl", [GOOD])), "--graph", str(g), "--base", "none",
+            "--workers", "0", "--quiet", timeout=600)
+    assert r.returncode == 0, r.stderr
+    r = run("remove", "--graph", str(g), "--docs", "900000999", "mynotes:nothing")
+    assert r.returncode == 3 and "removed 0 documents (2 ids not in the graph)" in r.stdout, r.stdout + r.stderr
+    assert "not in the graph: PMID:900000999" in r.stderr and "not in the graph: mynotes:nothing" in r.stderr
+    assert "nothing removed" in r.stderr, r.stderr
+    r = run("remove", "--graph", str(g), "--docs", "mynotes:n1", "mynotes:nothing")
+    assert r.returncode == 0 and "removed 1 documents (1 ids not in the graph)" in r.stdout, r.stdout + r.stderr
+    assert "not in the graph: mynotes:nothing" in r.stderr and "nothing removed" not in r.stderr
+
+
+def test_remove_refuses_a_docs_file_that_is_not_text(tmp_path):
+    (tmp_path / "ids.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 20)   # synthetic binary
+    (tmp_path / "ids.txt").write_bytes("PMID:900000001\ncaf\xe9\n".encode("latin-1"))    # not UTF-8
+    for name in ("ids.png", "ids.txt"):
+        r = run("remove", "--graph", str(tmp_path / "g"), "--docs-file", str(tmp_path / name))
+        assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+        assert f"{name}: not a text file (UTF-8)" in r.stderr, r.stderr

@@ -9,7 +9,7 @@ Two servers:
   retries, time-outs, the json_schema → json_object fallback, JSON repair and rejection, the key header,
   and the concurrency limit. It needs nothing but the standard library, so these tests always run.
 """
-import importlib.util, json, os, socket, subprocess, sys, threading, time, urllib.request
+import importlib.util, json, logging, os, socket, subprocess, sys, threading, time, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 import pytest
@@ -150,6 +150,98 @@ def test_key_is_sent_per_request_and_never_stored(tmp_path, monkeypatch):
     stored = "".join(p.read_text() for p in (tmp_path / "llm").rglob("*.json"))
     assert stored and secret not in stored and "sk-rotated" not in stored
     assert secret not in repr(llm) and secret not in repr(vars(llm))
+
+# ---------------------------------------------------------------- secrets in errors (issue 45, item 3)
+
+class EchoAuthServer:
+    "Answers every request 401 with an error body that echoes its Authorization header, as some servers do."
+
+    def __init__(self):
+        self.auth = []
+        echo = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a): pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                echo.auth.append(str(self.headers.get("Authorization")))
+                data = json.dumps({"error": {"message": f"invalid key: {echo.auth[-1]}", "type": "synthetic",
+                                             "code": 401}}).encode()
+                self.send_response(401)
+                self.send_header("Content-Type", "application/json"); self.send_header("Content-Length", str(len(data)))
+                self.end_headers(); self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self): self.thread.start(); return self
+    def __exit__(self, *a): self.httpd.shutdown(); self.httpd.server_close()
+
+
+KEYS = ["sk-synthetic0000000000000000000000000042",     # synthetic, shaped like an OpenAI key
+        "synthetic-key-of-no-known-shape-4242"]         # synthetic: only its configured value gives it away
+PASSWORD = "synthetic-password-4242"
+
+
+@pytest.mark.parametrize("variable", ["EPIGRAPH_LLM_API_KEY", "OPENAI_API_KEY"])
+@pytest.mark.parametrize("key", KEYS)
+def test_a_key_the_endpoint_echoes_is_never_printed(tmp_path, monkeypatch, caplog, variable, key):
+    for v in ("EPIGRAPH_LLM_API_KEY", "OPENAI_API_KEY"): monkeypatch.delenv(v, raising=False)
+    monkeypatch.setenv(variable, key)
+    caplog.set_level(logging.DEBUG, logger="epigraph")       # what epigraph logs (not openai's debug)
+    with EchoAuthServer() as srv:
+        llm = _client(srv.url, tmp_path)
+        with pytest.raises(LLMError) as e: llm.complete_json(MSGS, SCHEMA)
+    assert srv.auth and all(key in a for a in srv.auth)          # sent, and echoed back in the error body
+    said = f"{e.value} {e.value!r} {llm!r} {caplog.text}"
+    assert "401" in str(e.value) and "invalid key: Bearer [redacted]" in str(e.value), str(e.value)
+    assert key not in said
+
+
+def test_url_credentials_are_never_printed(tmp_path, monkeypatch, caplog):
+    import base64
+    for v in ("EPIGRAPH_LLM_API_KEY", "OPENAI_API_KEY"): monkeypatch.delenv(v, raising=False)
+    caplog.set_level(logging.DEBUG, logger="epigraph")       # what epigraph logs (not openai's debug)
+    with EchoAuthServer() as srv:
+        llm = _client(srv.url.replace("http://", f"http://synthuser:{PASSWORD}@"), tmp_path)
+        with pytest.raises(LLMError) as e: llm.complete_json(MSGS, SCHEMA)
+    basic = base64.b64encode(f"synthuser:{PASSWORD}".encode()).decode()
+    assert srv.auth and all(basic in a for a in srv.auth)       # the client sent them as a Basic header, echoed
+    said = f"{e.value} {e.value!r} {llm!r} {caplog.text}"
+    assert "127.0.0.1" in said and PASSWORD not in said and basic not in said and "synthuser:" not in said, said
+
+
+def _epigraph(*args, env: dict, timeout=600):
+    e = {k: v for k, v in os.environ.items() if k not in ("EPIGRAPH_LLM_API_KEY", "OPENAI_API_KEY")}
+    return subprocess.run(["epigraph", *map(str, args)], capture_output=True, text=True, timeout=timeout,
+                          env={**e, "EPIGRAPH_LLM_MODEL": "fake-model", **env})
+
+
+def test_the_shell_never_prints_a_key_or_url_credentials(tmp_path):
+    "ask --reader llm and ingest --llm (once per document) against an endpoint that echoes the header (synthetic)."
+    import json
+    g, notes = tmp_path / "g", [tmp_path / f"mynotes{k}.jsonl" for k in (1, 2)]
+    for k, f in enumerate(notes):
+        f.write_text("".join(json.dumps(dict(id=f"n{k}{i}", title="Lamotrigine rash.", date="2020",
+                                             text="Lamotrigine induced a rash in an adolescent with epilepsy."))
+                             + "\n" for i in range(2)), encoding="utf-8")
+    made = _epigraph("ingest", notes[0], "--graph", g, "--base", "none", "--workers", "0", "--quiet", env={})
+    assert made.returncode == 0, made.stderr              # a small graph of its own: the built one is not touched
+    with EchoAuthServer() as srv:
+        with_creds = srv.url.replace("http://", f"http://synthuser:{PASSWORD}@")
+        runs = [_epigraph("ask", "Can lamotrigine cause a rash?", "--reader", "llm", "--graph", g,
+                          env=dict(EPIGRAPH_LLM_BASE_URL=url, OPENAI_API_KEY=KEYS[1])) for url in (srv.url, with_creds)]
+        runs.append(_epigraph("ingest", notes[1], "--graph", g, "--workers", "0", "--llm", "--quiet",
+                              env=dict(EPIGRAPH_LLM_BASE_URL=srv.url, EPIGRAPH_LLM_API_KEY=KEYS[0])))
+    assert any(KEYS[1] in a for a in srv.auth) and any(KEYS[0] in a for a in srv.auth), srv.auth
+    for r in runs[:2]: assert r.returncode == 1 and r.stderr.count("\n") == 1 and "401" in r.stderr, r.stderr
+    assert runs[2].stderr.count("invalid key: Bearer [redacted]") == 2, runs[2].stderr     # one line per document
+    for r in runs:
+        said = r.stdout + r.stderr
+        assert "Traceback" not in said and PASSWORD not in said and not any(k in said for k in KEYS), said
+
 
 # ---------------------------------------------------------------- the cache
 
