@@ -442,8 +442,8 @@ def merge_and_resolve(proposals: list[pd.DataFrame], checked: list[pd.DataFrame]
     props = pd.concat(proposals, ignore_index=True)
     kinds = [name_kind(i.split(":", 1)[0], t) for i, t in zip(props.entity_id, props.type)]
     present = set(props.entity_id[[k in ("disease", "either") for k in kinds]])
-    maps = load_mondo()["mappings"]
-    props = pd.concat([props, proposals_frame(mondo_proposals(maps, present))], ignore_index=True)
+    mondo = load_mondo(); maps = mondo["mappings"]
+    props = pd.concat([props, proposals_frame(mondo_proposals(maps, present, mondo["series"]))], ignore_index=True)
     hgnc = [(n, e) for e, syn in zip(hpo_e.entity_id, hpo_e.synonyms) for n in syn if str(n).startswith("NCBIGene:")]
     cg = cpic["genes"].dropna(subset=["hgnc_id", "ncbi_gene"])   # CPIC names both ids of its genes
     hgnc += list(zip(cg.ncbi_gene, cg.hgnc_id))

@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, asdict
 import numpy as np, pandas as pd
-from .retrieval import GraphIndex, link_seeds, word_key, fold_accents, _name_table
-from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos, prefix_entities,
+from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
+from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
+                                     prefix_entities,
                                      american_spelling, age_entities, _name_words, _is_english)
 
 # %% auto #0
@@ -16,7 +17,8 @@ __all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH
            'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'RISK', 'BENEFIT', 'TIER_WORDS',
            'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun', 'question_target', 'parse_as_of',
            'hpo_branch', 'entity_types', 'fits_target', 'Question', 'last_clause', 'polarity', 'link_question',
-           'disease_words', 'diseases_for', 'unlinked_diseases', 'choose_subjects', 'parse_question', 'focus_rows']
+           'disease_words', 'diseases_for', 'unlinked_diseases', 'answers_target', 'family_members', 'choose_subjects',
+           'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -366,13 +368,14 @@ def diseases_for(gi: GraphIndex, text: str, a: int, b: int) -> list[int]:
     "L1 entity rows for the phrase at `a:b`: those named so exactly, else those whose names hold all its words."
     layers = _layer_rows(gi)
     exact = [v for v in _name_table(gi).get(word_key(text[a:b]), {}) if layers[v] == "L1"]
-    exact += [v for v in gi._families.get(word_key(text[a:b]), []) if v not in exact]
+    exact += [v for v in families(gi).get(word_key(text[a:b]), []) if v not in exact]
     words = _phrase_words(text, a, b)
     if exact and len(words) <= len(word_key(text[a:b]).split()): return exact[:MOST_SUBJECTS]
     sets = [disease_words(gi).get(w, frozenset()) for w in words]
     hold = frozenset.intersection(*sets) if sets else frozenset()
     return sorted(hold)[:MOST_SUBJECTS] if 0 < len(hold) <= MOST_SUBJECTS else exact[:MOST_SUBJECTS]
 
+# %% ../nbs/11c_question.ipynb #a0aa2ce3
 def unlinked_diseases(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> list[int]:
     ("L1 entity rows whose names hold every name-like word no seed covers (not an English word, a question word or a "
      "class word: 'Kufs' in 'What gene causes Kufs disease?'), if there are a few.")
@@ -384,6 +387,27 @@ def unlinked_diseases(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> list[in
     sets = [disease_words(gi).get(w, frozenset()) for w in words]
     hold = frozenset.intersection(*sets) if sets else frozenset()
     return sorted(hold)[:MOST_SUBJECTS] if 0 < len(hold) <= MOST_SUBJECTS else []
+
+# %% ../nbs/11c_question.ipynb #75d3eeb1
+def answers_target(gi: GraphIndex, u: int, target: str) -> bool:
+    "Does entity row `u` have a triplet answering `target` (a gene, a mode of inheritance…)?"
+    preds = set(TARGETS[target].predicates)
+    other = lambda x: int(gi.tail[x]) if gi.head[x] == u else int(gi.head[x])
+    return any(gi.predicate[x] in preds and fits_target(gi, target, gi.ids[other(x)]) for x in gi.incident(u))
+
+def family_members(gi: GraphIndex, seeds: list[dict], target: str) -> list[dict]:
+    ("Seed records for the numbered members of an L1 seed that holds no answer itself, found by its name, the words "
+     "that linked it and its synonyms (Mondo's label of an OMIM phenotypic series): Griscelli syndrome → types 1-3.")
+    layers, out = _layer_rows(gi), []
+    _name_table(gi)
+    for r in seeds:
+        u = gi.index.get(r["entity_id"])
+        if u is None or layers[u] != "L1" or answers_target(gi, u, target): continue
+        keys = {k for n in [r["text"], gi.names[u], *gi.synonyms[u]] for k in name_keys(str(n))}
+        rows = sorted({v for k in keys for v in families(gi).get(k, ()) if v != u})[:MOST_SUBJECTS]
+        out += [dict(r, entity_id=gi.ids[v], name=gi.names[v], method="family member",
+                     confidence=round(float(r["confidence"]) / max(len(rows), 1), 3)) for v in rows]
+    return out
 
 
 # %% ../nbs/11c_question.ipynb #92687bf5
@@ -412,6 +436,7 @@ def choose_subjects(gi: GraphIndex, text: str, seeds: pd.DataFrame, target: str|
                           confidence=round(float(r["confidence"]) / len(rows), 3)) for v in rows]
             notes.append(f"read '{r['text']}' as the disease{'s' if len(rows) > 1 else ''} "
                          f"{'; '.join(gi.names[v] for v in rows)}, not the HPO phenotype {r['name']}")
+    if target in DISEASE_SUBJECT: keep = keep + family_members(gi, keep, target)
     chosen = pd.DataFrame(keep, columns=seeds.columns).drop_duplicates("entity_id")
     return chosen.reset_index(drop=True), [_candidate(r, True) for r in chosen.to_dict("records")] + out, notes
 

@@ -91,7 +91,7 @@ def correct_typos(gi: GraphIndex, text: str, covered: list[tuple[int, int]],
     "Replace uncovered word runs that nearly equal a graph name by that name; returns the text and notes."
     from rapidfuzz import process, fuzz
     keys = _keys_by_words(gi)
-    words = list(re.finditer(r"[A-Za-z][A-Za-z0-9'-]*", text))
+    words = list(re.finditer(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9'-]*", text))   # whole words: not "q37" of "2q37"
     names = _name_words(gi)
     open_ = [not any(a <= m.start() < b for a, b in covered) and m.group().lower() not in QUESTION_WORDS   # misspelt?
              and m.group().lower() not in names and not _is_english(m.group().lower()) for m in words]

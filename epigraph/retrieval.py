@@ -17,9 +17,9 @@ from .schema import TIER_TABLE
 __all__ = ['PARAMS', 'SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE',
            'QUERY_MEMO', 'METHODS', 'RETRIEVERS', 'RetrievalParams', 'table_of', 'Retrieved', 'approx_tokens',
            'cut_to_budget', 'evidence_strength', 'fold_accents', 'word_key', 'GraphIndex', 'TableGraph', 'synthetic_kg',
-           'name_keys', 'family_table', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds', 'format_hop',
-           'edge_table', 'tree_paths', 'serialise_paths', 'cut_lines', 'register_retriever', 'retriever_fn',
-           'retriever_names', 'Retriever']
+           'name_keys', 'family_table', 'families', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds',
+           'format_hop', 'edge_table', 'tree_paths', 'serialise_paths', 'cut_lines', 'register_retriever',
+           'retriever_fn', 'retriever_names', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #6b51bd3d
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def _lists(col, n: int) -> list:
     return [list(v) if isinstance(v, (list, tuple, np.ndarray)) else [] for v in col]
 
 def fold_accents(s: str) -> str:
-    "`s` with each accented letter as its base letter, one character for one (Goutières → Goutieres, Sjögren → Sjogren)."
+    "`s` with each accented letter as its base letter, one character for one (Goutières → Goutieres, Sjögren → Sjogren)"
     return "".join(unicodedata.normalize("NFKD", c)[:1] or c for c in s)
 
 def word_key(s: str) -> str:
@@ -219,7 +219,7 @@ def synthetic_kg(n_nodes: int = 2_000, n_edges: int = 8_000, seed: int = 0, beta
 
 # %% ../nbs/11_retrieval.ipynb #472730ca
 _DESIGNATOR = r"(?:type\s+)?(?:\d+[a-z]?|[ivx]+[a-z]?|[a-z])"
-_SUBTYPE = re.compile(rf"(?:,\s*|\s+){_DESIGNATOR}$", re.I)
+_SUBTYPE = re.compile(rf"(?:(?:,\s*|\s+){_DESIGNATOR}|-\d+[a-z]?)$", re.I)   # "…, type I", "… 4a", "…-1"
 
 def name_keys(name: str) -> list[str]:
     ("The word keys of a name: as written, and in natural word order where its parts are inverted with commas "
@@ -232,15 +232,21 @@ def name_keys(name: str) -> list[str]:
     return list(dict.fromkeys(k for k in keys if k))
 
 def family_table(gi: GraphIndex) -> dict[str, list[int]]:
-    ("stem key → the L1 entities whose name is that stem and a subtype (Gaucher disease → types I, II, III): a "
-     "family name reaches its numbered members; a stem with one member is no family.")
+    ("stem key → the L1 entities whose name is that stem and a subtype (Gaucher disease → types I, II, III), and the "
+     "one named by the stem alone: a family name reaches its members; a stem with one member is no family.")
     layers = gi.kg.entities.layer.astype(str).to_numpy() if "layer" in gi.kg.entities else np.full(gi.n, "")
     fam: dict[str, set] = {}
     for i, name in enumerate(gi.names):
         if layers[i] != "L1" or not _SUBTYPE.search(name): continue
-        stem = _SUBTYPE.sub("", name)
-        for k in name_keys(stem): fam.setdefault(k, set()).add(i)
+        for k in name_keys(_SUBTYPE.sub("", name)): fam.setdefault(k, set()).add(i)
+    for i, name in enumerate(gi.names):   # OMIM leaves a series' first member unnumbered (Myoclonic epilepsy of Lafora)
+        if layers[i] == "L1" and (k := word_key(name)) in fam: fam[k].add(i)
     return {k: sorted(v) for k, v in fam.items() if len(v) >= 2}
+
+def families(gi: GraphIndex) -> dict[str, list[int]]:
+    "`family_table`, built once per index."
+    if getattr(gi, "_families", None) is None: gi._families = family_table(gi)
+    return gi._families
 
 
 # %% ../nbs/11_retrieval.ipynb #4c9ce766
@@ -254,9 +260,9 @@ def _name_table(gi: GraphIndex) -> dict:
                 for k in name_keys(str(s)): table.setdefault(k, {}).setdefault(i, ("synonym", str(s)))
         table.pop("", None)
         gi._names, gi._max_words = table, max((k.count(" ") + 1 for k in table), default=0)
-        gi._families = family_table(gi)
     return gi._names
 
+# %% ../nbs/11_retrieval.ipynb #20a65779
 def _name_rows(gi: GraphIndex, query: str, max_words: int = 10) -> list[dict]:
     "`link_by_names` as a list of seed records."
     table = _name_table(gi)
@@ -270,7 +276,7 @@ def _name_rows(gi: GraphIndex, query: str, max_words: int = 10) -> list[dict]:
             # (leukaemia) is not "all", and a lower-case "be" (a BC5CDR mention of a chemical) is the verb
             hits = {v: h for v, h in table.get(key, {}).items()
                     if len(key) > 3 or (h[1] == span and h[1] != h[1].lower())}
-            members = {v: ("family", gi.names[v]) for v in gi._families.get(key, ()) if v not in hits}
+            members = {v: ("family", gi.names[v]) for v in families(gi).get(key, ()) if v not in hits}
             if hits or members:
                 hits = {**hits, **members}
                 for v, (kind, surface) in sorted(hits.items()):
