@@ -8,7 +8,7 @@ import argparse, json, os, sys, traceback
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['NOTHING_DONE', 'EXIT_STATUS', 'printable', 'parser', 'main', 'entry']
+__all__ = ['NOTHING_DONE', 'EXIT_STATUS', 'printable', 'explain_parse', 'parser', 'main', 'entry']
 
 # %% ../nbs/16_cli.ipynb #c7a9e2b1
 def _chapter_params(text: str|None) -> dict|None:
@@ -169,6 +169,19 @@ def _check_graph(folder: str|None) -> None:
         raise FileNotFoundError(f"--graph {folder}: no saved graph there — make one with `epigraph ingest PATH --graph "
                                 f"{folder}` (or `epigraph build --out {folder}`)")
 
+# %% ../nbs/16_cli.ipynb #d498390c
+def explain_parse(q) -> str:
+    "How a question was read, for `ask --explain`: target and form, notes, every candidate entity with its score."
+    if q is None: return "\nRead as: (no parse)"
+    lines = [f"\nRead as: target {q.target or 'none'}, form {q.form}" + (f", as of {q.as_of}" if q.as_of else "")]
+    lines += [f"  note: {n}" for n in q.notes]
+    for c in sorted(q.considered, key=lambda c: (not c["chosen"], -c["confidence"])):
+        fate = "chosen" if c["chosen"] else f"not chosen: {c['why']}"
+        lines.append(f"  {c['name']} ({c['entity_id']}) from '{c['text']}' by {c['method']}, "
+                     f"score {c['confidence']:.3f} — {fate}")
+    return "\n".join(lines)
+
+
 # %% ../nbs/16_cli.ipynb #18cf5379
 def _cmd_ask(args):
     from epigraph.answer import answer
@@ -190,6 +203,7 @@ def _cmd_ask(args):
                               manifest=json.loads(a.manifest.to_json(orient="records"))),
                          indent=1, default=str)); return
     print(a.text or f"(no answer: {a.reason})")
+    if args.explain: print(explain_parse(a.parsed))
     t = _evidence_table(a)
     print(f"\nEvidence given ({len(a.manifest)} rows; {len(a.cited)} cited) — arm {a.arm}, reader {a.reader}, "
           f"{a.seconds:.2f} s")
@@ -248,6 +262,8 @@ def _ask_command(sub) -> None:
                                                        "_MODEL)")
     s.add_argument("--html", help="write the retrieved subgraph to this HTML file")
     s.add_argument("--json", action="store_true", help="print the answer and manifest as JSON")
+    s.add_argument("--explain", action="store_true", help="also print how the question was read: its target and "
+                                                           "every entity its words could name, chosen or not")
     s.add_argument("--graph", help="a graph folder (default: the built registry graph, data/build/kg)")
     s.set_defaults(run=_cmd_ask)
 

@@ -119,3 +119,15 @@ def test_every_arm_answers_from_the_shell(arm, R):
     rc, out, err = run_cli("ask", "Which genes cause Dravet syndrome?", "--arm", arm)
     assert rc == 0, err
     assert out.startswith("Dravet syndrome can be caused by variants in") or out.startswith("The evidence graph"), out[:200]
+
+def test_explain_shows_the_chosen_entity_and_the_runners_up(R):
+    # a phenotype spelt by the question loses to the disease whose name holds every word of the phrase
+    rc, out, err = run_cli("ask", "Is transthyretin amyloidosis inherited?", "--explain")
+    assert rc == 0, err
+    assert out.startswith("Yes. Amyloidosis, hereditary, transthyretin-related is inherited as autosomal dominant"), out
+    read = out.split("Read as:", 1)[1].split("Evidence given", 1)[0]
+    assert "target inheritance" in read
+    assert "(OMIM:105210)" in read and "chosen" in read
+    assert "(HP:0011034)" in read and "not chosen: a phenotype" in read
+    rec = json.loads(run_cli("ask", "Is transthyretin amyloidosis inherited?", "--json")[1])
+    assert {c["entity_id"]: c["chosen"] for c in rec["linking"]} == {"OMIM:105210": True, "HP:0011034": False}
