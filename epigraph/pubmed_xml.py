@@ -12,7 +12,7 @@ import pandas as pd
 from .sources import Loaded, Rejects, _is_missing, pmid_problem
 
 # %% auto #0
-__all__ = ['DOCUMENT_COLUMNS', 'MESH_COLUMNS', 'to_pubmed_xml', 'pubmed_date', 'read_pubmed_xml']
+__all__ = ['DOCUMENT_COLUMNS', 'MESH_COLUMNS', 'to_pubmed_xml', 'pubmed_date', 'EntityRefused', 'read_pubmed_xml']
 
 # %% ../nbs/02f_pubmed_xml.ipynb #5c4e3eeb
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -145,6 +145,12 @@ def _article_record(art: ET.Element, source: str) -> tuple[dict|None, list[dict]
                date=date, date_precision=precision, year=year, source=source)
     return doc, _mesh_rows(cit, pmid, source), raw, None
 
+# %% ../nbs/02f_pubmed_xml.ipynb #42d534aa
+class EntityRefused(ValueError):
+    "XML that declares an entity, or refers to one it does not define: refused before anything is expanded."
+    def __init__(self, message: str, line: int): super().__init__(message); self.line = line
+
+
 # %% ../nbs/02f_pubmed_xml.ipynb #41089ab2
 _ARTICLE_TAGS = {"PubmedArticle", "PubmedBookArticle", "DeleteCitation"}
 
@@ -156,6 +162,17 @@ class _EfetchStream:
         self.parser = p = expat.ParserCreate()
         p.buffer_text, p.ordered_attributes = True, False
         p.StartElementHandler, p.EndElementHandler, p.CharacterDataHandler = self.start, self.end, self.data
+        p.EntityDeclHandler = p.UnparsedEntityDeclHandler = self.entity_declared   # refused, never expanded
+        p.SkippedEntityHandler = self.entity_skipped                                # never silently dropped
+        p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def entity_declared(self, name, *_):
+        raise EntityRefused(f"XML declares entity {name!r} (<!ENTITY): refused unparsed, nothing expanded "
+                            "(entity bomb or external entity)", self.parser.CurrentLineNumber)
+
+    def entity_skipped(self, name, is_parameter):
+        raise EntityRefused(f"XML refers to entity {'%' if is_parameter else '&'}{name}; that it does not define: "
+                            "refused (nothing expanded or dropped)", self.parser.CurrentLineNumber)
 
     def start(self, tag, attrs):
         if self.root is None: self.root = tag
@@ -211,6 +228,7 @@ def read_pubmed_xml(path_or_text, source: str = "pubmed-xml") -> Loaded:
         seen[doc["pmid"]] = line; docs.append(doc); mesh.extend(rows)
     stream = _EfetchStream(on_article)
     try: stream.parser.Parse(data, True)
+    except EntityRefused as e: n_read += 1; rejects.add(name, e.line, stream.pmid, f"{e}: rest of file not read")
     except expat.ExpatError as e:
         n_read += 1
         where = f"XML not well-formed at line {e.lineno}, column {e.offset} ({expat.ErrorString(e.code)})"

@@ -211,7 +211,7 @@ BOMB = (b'<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">'
     (b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 40, "NUL byte"),
     (b"\x1f\x8b\x08\x00" + b"x" * 100, "gzip-compressed"),
     (bytes(range(128, 256)) * 50, "mostly not UTF-8"),
-    (BOMB, "amplification"),
+    (BOMB, "declares entity 'lol'"),                                # refused before any expansion
     (WEATHER[:-10], "cut off"),                                   # the only record ends without a line break
 ])
 def test_extract_unusable_files_are_one_line_errors(tmp_path, data, says):
@@ -384,3 +384,26 @@ def test_llm_default_deadline_bounds_a_silent_endpoint():
     assert isinstance(e, LLMError) and "60 s deadline" in str(e), repr(e)
     assert 59.5 <= _DEFAULT["seconds"] < 62, _DEFAULT["seconds"]
     assert f"after {_DEFAULT['accepted']} attempt(s)" in str(e) and _DEFAULT["accepted"] == 1, (str(e), _DEFAULT)
+
+
+DOCTYPE_BYPASS = (b'<?xml version="1.0"?>\n<!DOCTYPE PubmedArticleSet SYSTEM "<PubmedArticleSet" [\n'
+                  b'<!ENTITY inner "INTERNAL-ENTITY-TEXT">\n<!ENTITY outer SYSTEM "file:///etc/hostname">\n]>\n'
+                  b'<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID Version="1">900000031</PMID><Article>'
+                  b'<ArticleTitle>Synthetic &inner; title &outer; end</ArticleTitle></Article></MedlineCitation>'
+                  b'</PubmedArticle></PubmedArticleSet>\n')
+
+
+def test_pubmed_xml_doctype_entities_are_refused_not_expanded(tmp_path):
+    "Issue 45 #14: a DOCTYPE whose SYSTEM literal names the root no longer slips entities past the reader."
+    from epigraph.corpus import read_corpus_file
+    from epigraph.pubmed_xml import read_pubmed_xml
+    loaded = read_pubmed_xml(DOCTYPE_BYPASS)
+    assert len(loaded["documents"]) == 0 and loaded.reconciles, loaded["documents"]
+    (reason,) = loaded.rejects.reason.tolist()
+    assert "declares entity 'inner'" in reason and "nothing expanded" in reason and "\n" not in reason, reason
+    (tmp_path / "in.xml").write_bytes(DOCTYPE_BYPASS)
+    read = read_corpus_file(tmp_path / "in.xml")
+    assert len(read.documents) == 0 and "entit" in " ".join(read.rejects.reason), read.rejects
+    undefined = DOCTYPE_BYPASS.replace(b"<!ENTITY", b"<!-- ").replace(b'">\n', b'" -->\n')
+    (reason,) = read_pubmed_xml(undefined).rejects.reason.tolist()   # references to undeclared entities
+    assert "refers to entity &inner;" in reason, reason
