@@ -13,7 +13,7 @@ from . import question_words as words_mod
 
 # %% auto #0
 __all__ = ['WARM_QUESTIONS', 'EVIDENCE_READ', 'SERVED_KEEP', 'SERVED_ARMS', 'served_key', 'Ragged', 'slim', 'served_retriever',
-           'retriever_for', 'read_questions', 'answer_record', 'ask_batch']
+           'retriever_for', 'record_problem', 'read_questions', 'answer_record', 'ask_batch']
 
 # %% ../nbs/12c_ask.ipynb #4f41a7cd
 WARM_QUESTIONS = ("Can carbamazepine cause hyponatremia?", "How is Rett syndrome inherited?",
@@ -144,6 +144,19 @@ def retriever_for(arm: str, folder: Path|str|None = None) -> Retriever:
     return default_retriever()
 
 # %% ../nbs/12c_ask.ipynb #6498fb0d
+def record_problem(rec) -> str|None:
+    "Why a JSONL question record cannot be asked, or None: a 'question' text, options a list of texts, a plain id."
+    import math
+    if not isinstance(rec, dict) or not isinstance(rec.get("question"), str):
+        return "a JSON record needs a 'question' text"
+    opts, rid = rec.get("options"), rec.get("id")
+    if opts is not None and not (isinstance(opts, list) and all(isinstance(o, str) and o.strip() for o in opts)):
+        return f"'options' must be a list of non-empty texts, not {json.dumps(opts, allow_nan=True)[:60]}"
+    if not (rid is None or isinstance(rid, str) or (isinstance(rid, (int, float)) and not isinstance(rid, bool)
+                                                   and math.isfinite(rid))):
+        return f"'id' must be a text or a finite number, not {json.dumps(rid, allow_nan=True)[:60]}"
+    return None
+
 def read_questions(path: Path) -> list[dict]:
     ("Questions from a text file (one a line: split at \\n or \\r\\n only) or JSONL (`question`, optional `options`); "
      "each with its line number.")
@@ -156,8 +169,7 @@ def read_questions(path: Path) -> list[dict]:
         if line.lstrip().startswith("{"):
             try: rec = json.loads(line)
             except json.JSONDecodeError as e: out.append(dict(line=n, error=f"not JSON ({e.msg})")); continue
-            if not isinstance(rec, dict) or not isinstance(rec.get("question"), str):
-                out.append(dict(line=n, error="a JSON record needs a 'question' text")); continue
+            if why := record_problem(rec): out.append(dict(line=n, error=why)); continue
             out.append(dict(line=n, question=rec["question"], options=rec.get("options"), id=rec.get("id")))
         else: out.append(dict(line=n, question=line))
     return out
@@ -194,7 +206,7 @@ def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str 
                                                     retriever=R)))
                 except ValueError as e: rec["error"] = " ".join(str(e).split())
             failed += "error" in rec; done += "error" not in rec
-            f.write(json.dumps(rec, ensure_ascii=False, default=str) + "\n")
+            f.write(json.dumps(rec, ensure_ascii=False, default=str, allow_nan=False) + "\n")
     os.replace(tmp, out)
     secs = time.perf_counter() - t0
     return dict(read=len(items), answered=done, failed=failed, seconds=round(secs, 2),

@@ -131,3 +131,24 @@ def test_explain_shows_the_chosen_entity_and_the_runners_up(R):
     assert "(HP:0011034)" in read and "not chosen: a phenotype" in read
     rec = json.loads(run_cli("ask", "Is transthyretin amyloidosis inherited?", "--json")[1])
     assert {c["entity_id"]: c["chosen"] for c in rec["linking"]} == {"OMIM:105210": True, "HP:0011034": False}
+
+
+def test_batch_sets_aside_bad_options_and_ids_with_a_reason(tmp_path):
+    "Issue 45 #15: options that are not a list of texts, and ids that are not a text or a finite number."
+    from epigraph.ask import read_questions
+    src = tmp_path / "q.jsonl"
+    src.write_text('{"question": "Which?", "options": "a|b"}\n{"question": "Which?", "options": [1, 2, null]}\n'
+                   '{"question": "Which?", "options": [{"a": 1}, "b"]}\n{"question": "Which?", "options": ["a", " "]}\n'
+                   '{"question": "Which?", "id": 1e999}\n{"question": "Which?", "id": NaN}\n'
+                   '{"question": "Which?", "id": [1]}\n{"question": "Which?", "id": 7, "options": ["a", "b"]}\n')
+    got = read_questions(src)
+    errors = [r.get("error") for r in got]
+    assert all("'options' must be a list of non-empty texts" in e for e in errors[:4]), errors
+    assert all("'id' must be a text or a finite number" in e for e in errors[4:7]), errors
+    assert errors[7] is None and got[7]["options"] == ["a", "b"] and got[7]["id"] == 7
+    src.write_text("".join(src.read_text().splitlines(keepends=True)[:7]))     # the bad rows only: none is asked
+    res = ask_batch(src, tmp_path / "a.jsonl", retriever=object())
+    assert (res["read"], res["answered"], res["failed"]) == (7, 0, 7)
+    text = (tmp_path / "a.jsonl").read_text()
+    rows = [json.loads(l, parse_constant=lambda c: pytest.fail(f"invalid JSON {c}")) for l in text.splitlines()]
+    assert [r["line"] for r in rows] == list(range(1, 8)) and all("\n" not in r.get("error", "") for r in rows)
