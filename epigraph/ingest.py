@@ -14,10 +14,11 @@ from .config import get_settings, get_logger, fewer_collections
 from .build import INGESTED_KIND   # the manifest's `kind` of a graph this module makes
 
 # %% auto #0
-__all__ = ['BASES', 'EXTRA_TABLES', 'UNSTORED_DOC_COLUMNS', 'FORK_OK', 'LEXICON_ENTITY_SOURCE', 'CARRIED', 'REGISTRY_COLUMNS',
-           'IngestParams', 'extract_documents', 'extract_batches', 'lexicon_entities', 'canonical_map', 'evidence_rows',
-           'update_graph', 'saved_table', 'empty_graph', 'Stored', 'open_graph', 'save_graph', 'IngestReport', 'ingest',
-           'doc_ids', 'read_ids', 'remove']
+__all__ = ['BASES', 'EXTRA_TABLES', 'UNSTORED_DOC_COLUMNS', 'FORK_OK', 'SCHEDULER_SCHEMES', 'LEXICON_ENTITY_SOURCE', 'CARRIED',
+           'REGISTRY_COLUMNS', 'IngestParams', 'extract_documents', 'extract_batches', 'scheduler_host_port',
+           'check_scheduler', 'lexicon_entities', 'canonical_map', 'evidence_rows', 'update_graph', 'saved_table',
+           'empty_graph', 'Stored', 'open_graph', 'save_graph', 'IngestReport', 'ingest', 'doc_ids', 'read_ids',
+           'remove']
 
 # %% ../nbs/10a_ingest.ipynb #d42f298e
 @dataclass(frozen=True)
@@ -90,12 +91,21 @@ def _split(b: pd.DataFrame, n: int) -> list[pd.DataFrame]:
     "`b` in at most `n` consecutive parts of near-equal size."
     return [b.iloc[i] for i in np.array_split(np.arange(len(b)), n) if len(i)]
 
+_PR_SET_PDEATHSIG = 1   # Linux `prctl` option: the signal a process gets when the thread that forked it ends
+
+def _die_with_parent(parent: int) -> None:
+    "In a forked worker: be killed (SIGKILL) when `parent` dies, however it dies; exit now if it already has."
+    import ctypes, signal
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent: os._exit(1)   # the parent died between the fork and the `prctl`
+
 def _forked_batches(batches, params: IngestParams):
     "Each batch of `fork_from` documents or more split among `workers` processes forked from this one."
     import itertools, multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
     _ready_extractors()
-    with ProcessPoolExecutor(params.workers, mp_context=mp.get_context("fork")) as pool:   # forks on first use
+    with ProcessPoolExecutor(params.workers, mp_context=mp.get_context("fork"),   # forks on first use
+                             initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
         for b in batches:
             if len(b) < params.fork_from: yield b, extract_documents(b, params.use_llm); continue
             outs = list(pool.map(extract_documents, _split(b, params.workers), itertools.repeat(params.use_llm)))
@@ -130,6 +140,36 @@ def extract_batches(batches, params: IngestParams = IngestParams(), local: bool 
     if params.workers == 0 or (local and (params.workers == 1 or not FORK_OK)):
         return _local_batches(batches, params.use_llm)
     return _forked_batches(batches, params) if local else _dask_batches(batches, params)
+
+# %% ../nbs/10a_ingest.ipynb #f49bf2e8
+SCHEDULER_SCHEMES = ("tcp", "tls")   # the Dask protocols a scheduler address may name (tcp when it names none)
+
+def scheduler_host_port(address: str) -> tuple[str, int]:
+    "Host and port of a Dask scheduler address (`tcp://host:8786`, `host:8786`); a one-line ValueError if malformed."
+    from urllib.parse import urlsplit
+    u = urlsplit(address if "://" in address else f"tcp://{address}")
+    try: port = u.port
+    except ValueError: port = None
+    if u.scheme not in SCHEDULER_SCHEMES or not u.hostname or not port or u.path or u.query or u.fragment \
+            or any(c.isspace() for c in address):
+        raise ValueError(f"scheduler {address!r}: not a scheduler address — give tcp://HOST:PORT "
+                         f"(what `dask scheduler` prints, e.g. tcp://10.0.0.5:8786)")
+    return u.hostname, port
+
+def check_scheduler(address: str, timeout: float = 3.0) -> None:
+    "Nothing if something accepts a connection at the scheduler's host and port within `timeout` s; else one line."
+    import socket
+    host, port = scheduler_host_port(address)
+    try: socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as e:
+        raise ConnectionError(f"scheduler {address}: nothing answers at {host}:{port} ({e.strerror or e}) — start "
+                              f"`dask scheduler` there, or leave the scheduler out to extract here") from None
+
+def _where_extracted(params: IngestParams, here: bool) -> str:
+    "Where a run with a scheduler extracted (said in the report); empty without one."
+    if not params.scheduler: return ""
+    if not here: return f"on the scheduler at {params.scheduler}"
+    return f"here, not on the scheduler at {params.scheduler}: fewer than {params.local_below:,} documents to extract"
 
 # %% ../nbs/10a_ingest.ipynb #ec005a95
 LEXICON_ENTITY_SOURCE = "ingest"     # `source` of an entity row a corpus added (from the lexicon)
@@ -294,6 +334,7 @@ class IngestReport:
     seconds: dict = field(default_factory=dict)
     rejects: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=corpus.REJECT_COLUMNS))
     missing: list = field(default_factory=list)     # a removal: the ids given that the graph does not hold
+    extracted_on: str = ""                           # with a scheduler: whether it was used, said in the summary
 
     @property
     def reconciles(self) -> bool:
@@ -306,6 +347,7 @@ class IngestReport:
         if self.deletions: s += f" + withdrawn {self.withdrawn:,} + PubMed deletions {self.deletions:,}"
         if self.removed or self.not_found:
             s += f"; removed {self.removed:,} documents ({self.not_found:,} ids not in the graph)"
+        if self.extracted_on: s += f"; extracted {self.extracted_on}"
         s += f"; evidence +{self.evidence_added:,} −{self.evidence_removed:,}"
         s += f"; triplets {self.triplets_before:,} → {self.triplets_after:,}; {self.seconds.get('total', 0):.1f} s"
         return s
@@ -353,8 +395,8 @@ def _prefix(gen, n: int) -> tuple[list, bool]:
         if sum(map(len, got)) >= n: return got, False
     return got, True
 
-def _extract_all(batches, params: IngestParams) -> tuple[list, list, list]:
-    "Claims, extraction rejects and documents kept, over every batch (local for a small corpus)."
+def _extract_all(batches, params: IngestParams) -> tuple[list, list, list, bool]:
+    "Claims, extraction rejects and documents kept, over every batch, and whether it ran here (a small corpus)."
     import itertools
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     head, ended = _prefix(batches, params.local_below)
@@ -362,7 +404,7 @@ def _extract_all(batches, params: IngestParams) -> tuple[list, list, list]:
     with tqdm(unit="doc", disable=not params.progress, desc="extracting") as bar:
         for b, (c, r) in extract_batches(itertools.chain(head, batches), params, local=ended):
             claims.append(c); rejects.append(r); kept.append(b[~b.doc_id.isin(set(r.record_id))]); bar.update(len(b))
-    return claims, rejects, kept
+    return claims, rejects, kept, ended
 
 def _registry_rows(docs: pd.DataFrame) -> pd.DataFrame:
     "PMIDs of `docs` the project's registry does not know, with title, date and the file each came from."
@@ -418,17 +460,19 @@ def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
     t0 = time.perf_counter()
     files = corpus.corpus_files(paths)   # one-line errors before any work
     folder = store.check_graph_folder(folder, replacing=True)
+    if params.scheduler: check_scheduler(params.scheduler)
     with _build_lock(folder), fewer_collections():
         st = open_graph(folder, base)
         counts = dict(read=0, unchanged=0, rejected=0, duplicates=0, deletions=0, updated_ids=set(), deleted_ids=set())
         sink = []
         known = dict(zip(st.documents.doc_id.tolist(), st.documents.content_hash.tolist()))
         reads = corpus.iter_corpus(files, corpus_name, batch_size=max(params.batch_size, 2000))
-        claims, ex_rej, kept = _extract_all(_batches(reads, known, counts, sink, params.batch_size), params)
+        claims, ex_rej, kept, here = _extract_all(_batches(reads, known, counts, sink, params.batch_size), params)
         t1 = time.perf_counter()
         docs = pd.concat(kept, ignore_index=True) if kept else _empty_documents()
         rep = IngestReport(str(folder), read=counts["read"], unchanged=counts["unchanged"],
                            duplicates=counts["duplicates"], deletions=counts["deletions"])
+        rep.extracted_on = _where_extracted(params, here)
         rep.rejects = pd.concat(sink + ex_rej, ignore_index=True) if sink or ex_rej else rep.rejects
         rep.rejected = counts["rejected"] + sum(map(len, ex_rej))
         docs, claims, gone = _withdrawn(st, docs, claims, counts["deleted_ids"], rep)

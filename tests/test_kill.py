@@ -193,3 +193,47 @@ def test_reproduce_killed_at_random_moments_keeps_whole_outputs(tmp_path):
         _kill_tree(r.pid)                          # the command and the kernel it started
         r.communicate(timeout=30)
         assert _reproduce_outputs(root) in {"first", *(f"kill{j}" for j in range(k + 1))}, (SEED, k, delay)
+
+
+# ---------------------------------------------------------------- `epigraph ingest`'s forked workers die with it
+
+def _notes(path: Path, n: int) -> Path:
+    "A synthetic JSONL corpus of `n` short abstracts: below `local_below`, so extracted on forked workers."
+    drugs = ["Carbamazepine", "Phenytoin", "Valproate", "Lamotrigine", "Topiramate"]
+    rows = [dict(id=f"k{i}", title=f"{drugs[i % 5]} case {i}.", date="2020",
+                 text=f"{drugs[i % 5]} induced hyponatremia in patient {i} treated for focal epilepsy.")
+            for i in range(n)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _alive(pids) -> list[int]:
+    "The pids of `pids` still running (a zombie, dead but not yet reaped, does not count)."
+    import psutil
+    out = []
+    for p in pids:
+        try:
+            if psutil.Process(p).status() != psutil.STATUS_ZOMBIE: out.append(p)
+        except psutil.NoSuchProcess: pass
+    return out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_killed_ingest_leaves_no_worker_behind(tmp_path, sig):
+    "Killed while its forked workers extract, `ingest` takes them with it: none left running (PPID 1) after 5 s."
+    notes = _notes(tmp_path / "notes.jsonl", 1900)
+    p = _epigraph("ingest", str(notes), "--graph", str(tmp_path / "g"), "--base", "none", "--workers", "2", "--quiet")
+    workers, t0 = [], time.perf_counter()
+    try:
+        while len(workers) < 2 and p.poll() is None and time.perf_counter() - t0 < 240:
+            workers = _descendants(p.pid); time.sleep(0.02)
+        assert len(workers) >= 2, f"no workers seen; ingest exited {p.poll()}: {p.stderr.read() if p.poll() else ''}"
+        p.send_signal(sig); p.wait(timeout=30)   # not communicate: a live worker holds the pipes
+        deadline = time.perf_counter() + 5
+        while _alive(workers) and time.perf_counter() < deadline: time.sleep(0.1)
+        left = _alive(workers)
+        assert not left, f"{len(left)} workers left running after {sig.name}"
+    finally:
+        for w in _alive(workers): os.kill(w, signal.SIGKILL)   # only the ones this test saw started
+        if p.poll() is None: p.kill()
+        p.stdout.close(); p.stderr.close()

@@ -1,0 +1,52 @@
+"""`epigraph ingest` with a cluster or an LLM that is not there (issue 45 #10, #11), from a shell, on synthetic records:
+a scheduler address is checked before any work, and an unreachable LLM costs its own claims only."""
+import json, socket, subprocess, time
+from pathlib import Path
+import pytest
+
+
+def _epigraph(*args, timeout=600, env=None):
+    import os
+    return subprocess.run(["epigraph", *map(str, args)], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def _notes(path: Path) -> Path:
+    "Three synthetic JSONL records of a made-up corpus, each with a drug and an adverse effect the dictionaries know."
+    rows = [dict(id="n1", title="Lamotrigine rash.", text="Lamotrigine induced a rash in an adolescent with epilepsy.",
+                 date="2020-07"),
+            dict(id="n2", title="Carbamazepine hyponatremia.", text="Carbamazepine induced hyponatremia in adults.",
+                 date="2021"),
+            dict(id="n3", title="Topiramate and kidney stones.", text="Topiramate caused nephrolithiasis.", date="2022")]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _closed_port() -> int:
+    "A local port nothing listens on (bound, then let go)."
+    with socket.socket() as s: s.bind(("127.0.0.1", 0)); return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("address, says", [("not an address::", "not a scheduler address"),
+                                           ("tcp://somehost", "not a scheduler address"),
+                                           ("closed", "nothing answers at 127.0.0.1")])
+def test_a_bad_scheduler_is_one_line_before_any_work(tmp_path, address, says):
+    "A malformed or dead scheduler address: exit 1, one line, in seconds, no graph folder — whatever the corpus size."
+    if address == "closed": address = f"tcp://127.0.0.1:{_closed_port()}"
+    t0 = time.perf_counter()
+    r = _epigraph("ingest", _notes(tmp_path / "mynotes.jsonl"), "--graph", tmp_path / "g", "--base", "none",
+                  "--workers", "0", "--quiet", "--scheduler", address)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and says in r.stderr, (r.returncode, r.stdout, r.stderr)
+    assert "unexpected" not in r.stderr and "Traceback" not in r.stderr
+    assert time.perf_counter() - t0 < 20                 # start-up and a 3-s connect at most, not Dask's 30 s
+    assert not (tmp_path / "g").exists()
+
+
+def test_a_scheduler_not_used_for_a_small_corpus_is_said(tmp_path):
+    "Something listens at the address, but 3 documents are extracted here: the summary says the scheduler was not used."
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0)); s.listen(); port = s.getsockname()[1]
+        r = _epigraph("ingest", _notes(tmp_path / "mynotes.jsonl"), "--graph", tmp_path / "g", "--base", "none",
+                      "--workers", "0", "--quiet", "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert r.returncode == 0, r.stderr
+    assert f"extracted here, not on the scheduler at tcp://127.0.0.1:{port}" in r.stdout, r.stdout
