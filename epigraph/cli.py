@@ -134,6 +134,8 @@ def _cmd_ingest(args):
     for r in rep.rejects.rename(columns={"position": "line"}).head(20).itertuples():
         print(_reject_line(r), file=sys.stderr)
     if len(rep.rejects) > 20: print(f"  … and {len(rep.rejects) - 20} more set aside", file=sys.stderr)
+    for r in rep.llm_failures.head(20).itertuples():   # the summary counts them all
+        print(printable(f"  {Path(r.file).name} (record {r.record_id}): {r.reason}; document kept"), file=sys.stderr)
     if rep.rejected and not (rep.new or rep.updated or rep.unchanged or rep.withdrawn or rep.deletions):
         print(f"epigraph: nothing ingested: {rep.rejected:,} of {rep.read:,} records read set aside, none taken in",
               file=sys.stderr)

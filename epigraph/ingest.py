@@ -14,8 +14,8 @@ from .config import get_settings, get_logger, fewer_collections
 from .build import INGESTED_KIND   # the manifest's `kind` of a graph this module makes
 
 # %% auto #0
-__all__ = ['BASES', 'EXTRA_TABLES', 'UNSTORED_DOC_COLUMNS', 'FORK_OK', 'SCHEDULER_SCHEMES', 'LEXICON_ENTITY_SOURCE', 'CARRIED',
-           'REGISTRY_COLUMNS', 'IngestParams', 'extract_documents', 'extract_batches', 'scheduler_host_port',
+__all__ = ['BASES', 'EXTRA_TABLES', 'UNSTORED_DOC_COLUMNS', 'LLM_FAILED', 'FORK_OK', 'SCHEDULER_SCHEMES', 'LEXICON_ENTITY_SOURCE',
+           'CARRIED', 'REGISTRY_COLUMNS', 'IngestParams', 'extract_documents', 'extract_batches', 'scheduler_host_port',
            'check_scheduler', 'lexicon_entities', 'canonical_map', 'evidence_rows', 'update_graph', 'saved_table',
            'empty_graph', 'Stored', 'open_graph', 'save_graph', 'IngestReport', 'ingest', 'doc_ids', 'read_ids',
            'remove']
@@ -59,6 +59,8 @@ def _normaliser():
     from epigraph import normalise
     return normalise.stored_normaliser(normalise.DICTIONARY_STAGES)
 
+LLM_FAILED = "LLM extractor: "   # a reject of the LLM alone: the document stays, with what the others found
+
 def extract_documents(docs: pd.DataFrame, use_llm: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Claims (`adapters.CLAIM_COLUMNS`) from a batch of corpus documents, and the documents the extractors set aside."
     from epigraph import normalise, relations
@@ -71,7 +73,7 @@ def extract_documents(docs: pd.DataFrame, use_llm: bool = False) -> tuple[pd.Dat
     r = found.attrs.get("rejects", pd.DataFrame(columns=["pmid", "stage", "reason"]))
     d = docs.reset_index(drop=True)
     at = r.pmid.astype(int).to_numpy() - 1
-    why = ("extraction: " + r.reason.astype(str)).to_numpy()
+    why = (np.where(r.stage == "document", "extraction: ", LLM_FAILED) + r.reason.astype(str)).to_numpy()
     rejects = pd.DataFrame(dict(file=d.file.to_numpy()[at], position=d.position.to_numpy()[at],
                                 record_id=d.doc_id.to_numpy()[at], reason=why), columns=corpus.REJECT_COLUMNS)
     return _claims_for(docs, claims), rejects
@@ -334,6 +336,7 @@ class IngestReport:
     seconds: dict = field(default_factory=dict)
     rejects: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=corpus.REJECT_COLUMNS))
     missing: list = field(default_factory=list)     # a removal: the ids given that the graph does not hold
+    llm_failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=corpus.REJECT_COLUMNS))
     extracted_on: str = ""                           # with a scheduler: whether it was used, said in the summary
 
     @property
@@ -348,6 +351,8 @@ class IngestReport:
         if self.removed or self.not_found:
             s += f"; removed {self.removed:,} documents ({self.not_found:,} ids not in the graph)"
         if self.extracted_on: s += f"; extracted {self.extracted_on}"
+        if n := self.llm_failures.record_id.nunique():
+            s += f"; the LLM failed on {n:,} documents (what the other extractors found kept)"
         s += f"; evidence +{self.evidence_added:,} −{self.evidence_removed:,}"
         s += f"; triplets {self.triplets_before:,} → {self.triplets_after:,}; {self.seconds.get('total', 0):.1f} s"
         return s
@@ -395,6 +400,15 @@ def _prefix(gen, n: int) -> tuple[list, bool]:
         if sum(map(len, got)) >= n: return got, False
     return got, True
 
+def _is_llm_failure(rejects: pd.DataFrame) -> np.ndarray:
+    return rejects.reason.astype(str).str.startswith(LLM_FAILED).to_numpy(dtype=bool)
+
+def _llm_failures(rejects: list) -> tuple[list, pd.DataFrame]:
+    "The extraction rejects that set a document aside, and the LLM's failures (its document kept)."
+    r = pd.concat(rejects, ignore_index=True) if rejects else pd.DataFrame(columns=corpus.REJECT_COLUMNS)
+    llm = _is_llm_failure(r)
+    return [r[~llm]], r[llm].reset_index(drop=True)
+
 def _extract_all(batches, params: IngestParams) -> tuple[list, list, list, bool]:
     "Claims, extraction rejects and documents kept, over every batch, and whether it ran here (a small corpus)."
     import itertools
@@ -403,7 +417,8 @@ def _extract_all(batches, params: IngestParams) -> tuple[list, list, list, bool]
     claims, rejects, kept = [], [], []
     with tqdm(unit="doc", disable=not params.progress, desc="extracting") as bar:
         for b, (c, r) in extract_batches(itertools.chain(head, batches), params, local=ended):
-            claims.append(c); rejects.append(r); kept.append(b[~b.doc_id.isin(set(r.record_id))]); bar.update(len(b))
+            out = set(r.record_id[~_is_llm_failure(r)])   # a document the LLM alone failed on is kept
+            claims.append(c); rejects.append(r); kept.append(b[~b.doc_id.isin(out)]); bar.update(len(b))
     return claims, rejects, kept, ended
 
 def _registry_rows(docs: pd.DataFrame) -> pd.DataFrame:
@@ -468,11 +483,11 @@ def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
         known = dict(zip(st.documents.doc_id.tolist(), st.documents.content_hash.tolist()))
         reads = corpus.iter_corpus(files, corpus_name, batch_size=max(params.batch_size, 2000))
         claims, ex_rej, kept, here = _extract_all(_batches(reads, known, counts, sink, params.batch_size), params)
-        t1 = time.perf_counter()
+        t1, (ex_rej, llm_failed) = time.perf_counter(), _llm_failures(ex_rej)
         docs = pd.concat(kept, ignore_index=True) if kept else _empty_documents()
         rep = IngestReport(str(folder), read=counts["read"], unchanged=counts["unchanged"],
                            duplicates=counts["duplicates"], deletions=counts["deletions"])
-        rep.extracted_on = _where_extracted(params, here)
+        rep.extracted_on, rep.llm_failures = _where_extracted(params, here), llm_failed
         rep.rejects = pd.concat(sink + ex_rej, ignore_index=True) if sink or ex_rej else rep.rejects
         rep.rejected = counts["rejected"] + sum(map(len, ex_rej))
         docs, claims, gone = _withdrawn(st, docs, claims, counts["deleted_ids"], rep)

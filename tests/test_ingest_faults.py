@@ -50,3 +50,22 @@ def test_a_scheduler_not_used_for_a_small_corpus_is_said(tmp_path):
                       "--workers", "0", "--quiet", "--scheduler", f"tcp://127.0.0.1:{port}")
     assert r.returncode == 0, r.stderr
     assert f"extracted here, not on the scheduler at tcp://127.0.0.1:{port}" in r.stdout, r.stdout
+
+
+def test_an_unreachable_llm_keeps_the_other_extractors_claims(tmp_path):
+    """ingest --llm with nothing at the endpoint: every document taken in with its dictionary claims, the LLM's failure
+    said once per document (no traceback), nothing set aside."""
+    import os
+    from epigraph.store import load_kg
+    env = dict(EPIGRAPH_LLM_BASE_URL=f"http://127.0.0.1:{_closed_port()}/v1",
+               EPIGRAPH_LLM_MODEL=f"unreachable-{os.getpid()}", EPIGRAPH_LLM_DEADLINE_S="20")  # no cached answers
+    r = _epigraph("ingest", _notes(tmp_path / "mynotes.jsonl"), "--graph", tmp_path / "g", "--base", "none",
+                  "--workers", "0", "--quiet", "--llm", env=env)
+    assert r.returncode == 0, r.stderr
+    assert "new 3 + updated 0 + unchanged 0 + rejected 0" in r.stdout, r.stdout
+    assert "the LLM failed on 3 documents" in r.stdout, r.stdout
+    failed = [l for l in r.stderr.splitlines() if "mynotes.jsonl (record mynotes:n" in l]
+    assert len(failed) == 3 and all("; document kept" in l for l in failed), r.stderr
+    assert "Traceback" not in r.stderr and "set aside" not in r.stderr, r.stderr
+    kg = load_kg(tmp_path / "g")
+    assert set(kg.evidence.doc_id) == {"mynotes:n1", "mynotes:n2", "mynotes:n3"}
