@@ -16,7 +16,7 @@ from .readers import (build_prompt, checked_citations, fact_sentence, option_ent
                               write_answer)
 
 # %% auto #0
-__all__ = ['READERS', 'SENTINEL_BASE', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',
+__all__ = ['READERS', 'NOT_CONSULTED', 'SENTINEL_BASE', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',
            'focused_manifest', 'parsed_once', 'answer', 'register_reader', 'counterfactual_cases', 'injection',
            'run_counterfactuals']
 
@@ -125,14 +125,19 @@ def register_reader(name: str, fn, replace: bool = False):
     return fn
 
 # %% ../nbs/12_answer.ipynb #5e0ad523
-def _offline_reader(question, options, manifest, R, option_ids=None, verify=True, parsed=None, **_):
+NOT_CONSULTED = "No evidence was consulted (arm none): the question was not looked up in the evidence graph."
+
+def _offline_reader(question, options, manifest, R, option_ids=None, verify=True, parsed=None, arm="", **_):
+    blind = arm == "none" and not len(manifest)   # no retrieval: say so, never that the graph lacks the fact
+    if blind and not options: return dict(choice=None, text=NOT_CONSULTED, reason="arm none", reader="offline")
     if not options:     # a free question: the focused reader of notebook 12b, loaded by name on first use
         from importlib import import_module
         return import_module("epigraph.focused").free_reader(question, options, manifest, R,
                                                              parsed=parsed, verify=verify)
     rd = read_offline(question, options, manifest, R.graph, option_ids, verify=verify, parsed=parsed)
+    why = f"{NOT_CONSULTED[:-1]}; {rd.reason}" if blind and rd.reason else rd.reason
     return dict(choice=rd.choice, text=write_answer(manifest, rd, options), refused=sorted(rd.refused),
-                reason=rd.reason, reader="offline")
+                reason=why, reader="offline")
 
 # %% ../nbs/12_answer.ipynb #fb2f5cdd
 def _llm_reader(question, options, manifest, R, arm="", llm=None, parsed=None, **_):

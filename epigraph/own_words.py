@@ -43,7 +43,7 @@ FAMILY_RELATIONS = {
     "safety": ("contraindicated_with", "aggravates", "gene_drug_interaction", "induces"), "unanswerable": ()}
 OPENER = re.compile(r"(?:Yes|No)\.?")      # "Yes." before a claim opens it; it is not a sentence of its own
 ABSTAINING = re.compile(r"holds nothing on|does not say|links .* to no |^As of .* holds nothing|^Nothing in the "
-                        r"evidence graph")
+                        r"evidence graph|^No evidence was consulted")     # the last: arm none, no retrieval
 
 def _names_of(refs: list[dict], names: dict) -> list[str]:
     out = []

@@ -118,7 +118,8 @@ def test_ask_needs_no_source_file_once_the_graph_is_served(tmp_path, R):
 def test_every_arm_answers_from_the_shell(arm, R):
     rc, out, err = run_cli("ask", "Which genes cause Dravet syndrome?", "--arm", arm)
     assert rc == 0, err
-    assert out.startswith("Dravet syndrome can be caused by variants in") or out.startswith("The evidence graph"), out[:200]
+    assert out.startswith(("Dravet syndrome can be caused by variants in", "The evidence graph",
+                           "No evidence was consulted (arm none)")), out[:200]
 
 def test_explain_shows_the_chosen_entity_and_the_runners_up(R):
     # a phenotype spelt by the question loses to the disease whose name holds every word of the phrase
@@ -152,3 +153,16 @@ def test_batch_sets_aside_bad_options_and_ids_with_a_reason(tmp_path):
     text = (tmp_path / "a.jsonl").read_text()
     rows = [json.loads(l, parse_constant=lambda c: pytest.fail(f"invalid JSON {c}")) for l in text.splitlines()]
     assert [r["line"] for r in rows] == list(range(1, 8)) and all("\n" not in r.get("error", "") for r in rows)
+
+
+def test_arm_none_says_no_evidence_was_consulted(R):
+    "Issue 45 #16: with no retrieval the answer says so, not that the graph lacks what it holds."
+    a = answer("Can cocaine cause seizures?", arm="none", retriever=R)
+    assert a.text.startswith("No evidence was consulted (arm none)") and "nothing in it links" not in a.text, a.text
+    assert a.cited == [] and len(a.manifest) == 0
+    rc, out, err = run_cli("ask", "--arm", "none", "Can cocaine cause seizures?")
+    assert rc == 0 and out.startswith("No evidence was consulted (arm none)"), out + err
+    mc = answer("Which drug should be avoided in an HLA-B*15:02 carrier?", ["carbamazepine", "levetiracetam"],
+                arm="none", retriever=R)
+    assert mc.choice is None and "No evidence was consulted (arm none)" in mc.reason, mc.reason
+    assert answer("Can cocaine cause seizures?", retriever=R).text.startswith("Yes.")   # the graph does link them
