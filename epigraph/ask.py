@@ -189,6 +189,7 @@ def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str 
      "second.")
     from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     from epigraph.answer import answer
+    from epigraph.llm import LLMError, redact
     path, out = Path(path), Path(out)
     if out.exists() and path.exists() and out.resolve() == path.resolve(): raise ValueError(f"{out}: the output would "
                                                                                             "overwrite the questions")
@@ -204,7 +205,7 @@ def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str 
                 try:
                     rec.update(answer_record(answer(it["question"], it.get("options"), arm=arm, reader=reader,
                                                     retriever=R)))
-                except ValueError as e: rec["error"] = " ".join(str(e).split())
+                except (ValueError, LLMError) as e: rec["error"] = redact(" ".join(str(e).split()))   # and go on
             failed += "error" in rec; done += "error" not in rec
             f.write(json.dumps(rec, ensure_ascii=False, default=str, allow_nan=False) + "\n")
     os.replace(tmp, out)

@@ -40,9 +40,9 @@ CAUSES = {"a": "no entity linked", "b": "linked to a phenotype, not a disease", 
 
 
 def mondo_dir() -> Path:
-    "The Mondo mapping sets: $EPIGRAPH_DATA_MIRROR/mondo, else ../shared/data/mondo beside the project."
-    base = os.environ.get("EPIGRAPH_DATA_MIRROR") or ROOT.parent/"shared"/"data"
-    return Path(base)/"mondo"
+    "The folder of the Mondo mapping sets, as the data registry provides them (hash checked)."
+    from epigraph.config import fetch
+    return Path(fetch("mondo-exactmatch_omim")).parent
 
 def hpo_dir() -> Path:
     from epigraph.ontologies import hpo_data_dir

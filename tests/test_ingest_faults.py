@@ -69,3 +69,25 @@ def test_an_unreachable_llm_keeps_the_other_extractors_claims(tmp_path):
     assert "Traceback" not in r.stderr and "set aside" not in r.stderr, r.stderr
     kg = load_kg(tmp_path / "g")
     assert set(kg.evidence.doc_id) == {"mynotes:n1", "mynotes:n2", "mynotes:n3"}
+
+
+def test_a_batch_records_llm_failures_and_goes_on(tmp_path):
+    """ask --batch --reader llm with nothing at the endpoint: every row recorded with a one-line reason (no key, no URL
+    password), the batch finished, no temp file left."""
+    import os
+    g, out, qs = tmp_path / "g", tmp_path / "answers.jsonl", tmp_path / "questions.txt"
+    made = _epigraph("ingest", _notes(tmp_path / "mynotes.jsonl"), "--graph", g, "--base", "none", "--workers", "0",
+                     "--quiet")
+    assert made.returncode == 0, made.stderr
+    qs.write_text("Can lamotrigine cause a rash?\nCan carbamazepine cause hyponatremia?\n", encoding="utf-8")
+    key, password = "sk-synthetic-0123456789abcdef", "synthetic-pass-4711"
+    env = dict(EPIGRAPH_LLM_BASE_URL=f"http://synthuser:{password}@127.0.0.1:{_closed_port()}/v1",
+               EPIGRAPH_LLM_API_KEY=key, EPIGRAPH_LLM_MODEL=f"unreachable-{os.getpid()}", EPIGRAPH_LLM_DEADLINE_S="5")
+    r = _epigraph("ask", "--batch", qs, "--out", out, "--graph", g, "--reader", "llm", env=env)
+    assert r.returncode == 0, r.stderr
+    assert "0 answered, 2 set aside (of 2 read)" in r.stdout, r.stdout
+    rows = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
+    assert [x["line"] for x in rows] == [1, 2] and all("LLM" in x["error"] for x in rows), rows
+    said = r.stdout + r.stderr + out.read_text(encoding="utf-8")
+    assert key not in said and password not in said and "Traceback" not in said, said
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
