@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib, hashlib, json, os, pickle, sys, time
 from pathlib import Path
 import numpy as np, pandas as pd
-from .config import get_settings, code_version_of
+from .config import get_settings, code_version_of, check_output, output_target, is_stream
 from .retrieval import Retriever, GraphIndex
 from . import question_words as words_mod
 
@@ -174,6 +174,21 @@ def read_questions(path: Path) -> list[dict]:
         else: out.append(dict(line=n, question=line))
     return out
 
+# %% ../nbs/12c_ask.ipynb #5ddc32c1
+@contextlib.contextmanager
+def _answers_file(out: Path):
+    "A text file that becomes `out` whole when the block ends (at a symlink's target; a device is written in place)."
+    if is_stream(out):
+        with open(out, "w", encoding="utf-8") as f: yield f
+        return
+    target = output_target(out)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as f: yield f
+        os.replace(tmp, target)
+    except OSError as e: raise OSError(f"--out {out}: cannot write ({e.strerror or e})") from None
+    finally: tmp.unlink(missing_ok=True)
+
 # %% ../nbs/12c_ask.ipynb #262bb285
 def answer_record(a) -> dict:
     "An answer as a JSON-ready record; `linking` lists every entity the question's words could name, chosen or not."
@@ -193,11 +208,10 @@ def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str 
     path, out = Path(path), Path(out)
     if out.exists() and path.exists() and out.resolve() == path.resolve(): raise ValueError(f"{out}: the output would "
                                                                                             "overwrite the questions")
-    if not out.parent.exists(): raise ValueError(f"{out.parent}: no such folder for the output")
+    check_output(out, "--out")        # before any work; a symlink is written through, a device in place
     items = read_questions(path)
     R, t0, done, failed = retriever or retriever_for(arm), time.perf_counter(), 0, 0
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    with tmp.open("w", encoding="utf-8") as f:
+    with _answers_file(out) as f:
         for it in tqdm(items, disable=not progress, desc="questions"):
             rec = dict(line=it["line"], id=it.get("id"))
             if "error" in it: rec["error"] = it["error"]
@@ -208,7 +222,6 @@ def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str 
                 except (ValueError, LLMError) as e: rec["error"] = redact(" ".join(str(e).split()))   # and go on
             failed += "error" in rec; done += "error" not in rec
             f.write(json.dumps(rec, ensure_ascii=False, default=str, allow_nan=False) + "\n")
-    os.replace(tmp, out)
     secs = time.perf_counter() - t0
     return dict(read=len(items), answered=done, failed=failed, seconds=round(secs, 2),
                 per_second=round(len(items) / secs, 1) if secs else None)

@@ -171,7 +171,7 @@ def _check_graph(folder: str|None) -> None:
         raise FileNotFoundError(f"--graph {folder}: no saved graph there — make one with `epigraph ingest PATH --graph "
                                 f"{folder}` (or `epigraph build --out {folder}`)")
 
-# %% ../nbs/16_cli.ipynb #d498390c
+# %% ../nbs/16_cli.ipynb #a7f0fcfb
 def explain_parse(q) -> str:
     "How a question was read, for `ask --explain`: target and form, notes, every candidate entity with its score."
     if q is None: return "\nRead as: (no parse)"
@@ -189,7 +189,9 @@ def _cmd_ask(args):
     from epigraph.answer import answer
     from epigraph.viewer import subgraph_html
     from epigraph.ask import retriever_for, ask_batch, answer_record
+    from epigraph.config import check_output, write_atomic
     _check_graph(args.graph)
+    if args.html and not args.batch: check_output(args.html, "--html")   # before the answer, not after it
     if args.batch:
         out = Path(args.out) if args.out else Path(args.batch).with_suffix(".answers.jsonl")
         R = retriever_for(args.arm, args.graph) if args.graph else None
@@ -213,7 +215,7 @@ def _cmd_ask(args):
     if args.html:
         if a.retrieved is None or a.retrieved.edges.empty: raise ValueError(f"--html: the {a.arm} arm returned no "
                                                                             "subgraph to draw")
-        Path(args.html).write_text(subgraph_html(a.retrieved, R.graph, a.question), encoding="utf-8")
+        write_atomic(args.html, subgraph_html(a.retrieved, R.graph, a.question))   # through a symlink
         print(f"subgraph: {args.html}")
 
 # %% ../nbs/16_cli.ipynb #1afc46f8

@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_config.ipynb #7cfd7757
 from __future__ import annotations
-import ast, contextlib, gc, hashlib, importlib, json, logging, os, re, shutil, tempfile, zipfile
+import ast, contextlib, gc, hashlib, importlib, json, logging, os, re, shutil, stat, tempfile, zipfile
 import importlib.util, urllib.request, urllib.error
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -12,9 +12,9 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['BULK_GC_THRESHOLD', 'LOAD_PATH', 'CODE_PACKAGE', 'SOURCES', 'PACKAGE_SOURCES', 'EMBEDDINGS_EXTRA', 'project_root',
-           'Settings', 'get_settings', 'get_logger', 'write_atomic', 'fewer_collections', 'is_load_path',
-           'load_by_name', 'imported_modules', 'code_version_of', 'Source', 'PackageSource', 'SourceError', 'sha256_of',
-           'fetch', 'minilm_available', 'minilm_model', 'registry_table']
+           'Settings', 'get_settings', 'get_logger', 'output_target', 'is_stream', 'check_output', 'write_atomic',
+           'fewer_collections', 'is_load_path', 'load_by_name', 'imported_modules', 'code_version_of', 'Source',
+           'PackageSource', 'SourceError', 'sha256_of', 'fetch', 'minilm_available', 'minilm_model', 'registry_table']
 
 # %% ../nbs/00_config.ipynb #e1e4b2a6
 def project_root() -> Path:
@@ -86,6 +86,33 @@ def get_logger(name: str = "epigraph") -> logging.Logger:
         root.setLevel(get_settings().log_level)
     return log
 
+# %% ../nbs/00_config.ipynb #49248f39
+def output_target(path: Path|str) -> Path:
+    "Where a write to `path` lands: a symlink is followed to its final target (the link itself stays a link)."
+    p = Path(path)
+    return Path(os.path.realpath(p)) if p.is_symlink() else p
+
+def is_stream(path: Path|str) -> bool:
+    "A character device or a pipe (/dev/stdout, /dev/null, a FIFO): written in place, never replaced."
+    try: mode = os.stat(path).st_mode
+    except (OSError, ValueError): return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+def check_output(path: Path|str, what: str = "output") -> Path:
+    ("Refuse, before any work, an output that cannot be written: a folder, a missing folder, a folder that refuses "
+     "a new file (tried, so a read-only disk is caught even for root). Messages name `path` as given.")
+    p = Path(path)
+    if is_stream(p): return p           # followed through links: /dev/stdout -> /proc/self/fd/1 -> a pipe
+    target = output_target(p)
+    if target.is_dir(): raise IsADirectoryError(f"{what} {p} is a folder — give the path of a file to write")
+    if not target.parent.is_dir():
+        raise FileNotFoundError(f"{what} {p}: folder {target.parent} does not exist — create it first")
+    try: fd, probe = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".probe")
+    except OSError as e:
+        raise PermissionError(f"{what} {p}: cannot write in folder {target.parent} ({e.strerror or e})") from None
+    os.close(fd); os.unlink(probe)
+    return p
+
 # %% ../nbs/00_config.ipynb #2b00c26f
 def _umask() -> int:
     "The process's umask: read from /proc where Linux has it (nothing changed), else set and restored at once."
@@ -102,9 +129,13 @@ def _plain_mode(path: Path) -> int:
     except OSError: return 0o666 & ~_umask()
 
 def write_atomic(path: Path|str, data: bytes|str, encoding: str = "utf-8") -> Path:
-    "Write `data` to `path` so that `path` is always either the previous file or the whole new one."
-    path = Path(path)
+    ("Write `data` to `path` so that `path` is always either the previous file or the whole new one; a symlink is "
+     "written through (its target replaced, the link kept), a device such as /dev/stdout written in place.")
+    given, path = Path(path), output_target(path)
     raw = data.encode(encoding) if isinstance(data, str) else data
+    if is_stream(given):
+        with open(given, "wb") as f: f.write(raw)
+        return given
     mode = _plain_mode(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -113,7 +144,7 @@ def write_atomic(path: Path|str, data: bytes|str, encoding: str = "utf-8") -> Pa
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True); raise
-    return path
+    return given
 
 # %% ../nbs/00_config.ipynb #a2567e49
 BULK_GC_THRESHOLD = (50_000, 20, 20)   # gc.set_threshold during bulk work (Python's default: 700, 10, 10)

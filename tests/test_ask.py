@@ -166,3 +166,44 @@ def test_arm_none_says_no_evidence_was_consulted(R):
                 arm="none", retriever=R)
     assert mc.choice is None and "No evidence was consulted (arm none)" in mc.reason, mc.reason
     assert answer("Can cocaine cause seizures?", retriever=R).text.startswith("Yes.")   # the graph does link them
+
+
+def _no_answering(monkeypatch):
+    "Make any call of `answer` fail the test: the output must be refused before the work."
+    import epigraph.answer
+    monkeypatch.setattr(epigraph.answer, "answer", lambda *a, **k: pytest.fail("answered before checking the output"))
+
+
+def test_outputs_are_checked_before_any_work(tmp_path, monkeypatch):
+    "Issue 45 #12: --out that is a folder, in no folder or unwritable, and --html in a missing folder: refused first."
+    src = tmp_path / "q.txt"; src.write_text("How is Rett syndrome inherited?\n")
+    _no_answering(monkeypatch)
+    (tmp_path / "d").mkdir()
+    for out, says in [(tmp_path / "d", f"--out {tmp_path / 'd'} is a folder"),
+                      (tmp_path / "missing" / "a.jsonl", f"--out {tmp_path / 'missing' / 'a.jsonl'}: folder"),
+                      (Path("/proc/a.jsonl"), "--out /proc/a.jsonl: cannot write in folder /proc")]:
+        rc, _, err = run_cli("ask", "--batch", str(src), "--out", str(out))
+        assert rc == 1 and says in err and len(err.strip().splitlines()) == 1 and ".tmp" not in err, err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["d", "q.txt"]     # no temp file left anywhere
+    rc, _, err = run_cli("ask", "How is Rett syndrome inherited?", "--html", str(tmp_path / "no" / "x.html"))
+    assert rc == 1 and f"--html {tmp_path / 'no' / 'x.html'}: folder" in err, err
+
+
+def test_outputs_write_through_symlinks_and_devices(tmp_path, R):
+    "Issue 45 #13: a symlinked output keeps its link and its target gets the answers; /dev/stdout is written in place."
+    src = tmp_path / "q.txt"; src.write_text("How is Rett syndrome inherited?\n")
+    real, link = tmp_path / "real.jsonl", tmp_path / "link.jsonl"
+    real.write_text("old\n"); link.symlink_to(real)
+    rc, out, err = run_cli("ask", "--batch", str(src), "--out", str(link))
+    assert rc == 0 and link.is_symlink() and json.loads(real.read_text())["answer"].startswith("Rett"), (out, err)
+    pt = tmp_path / "in.txt"; pt.write_text("900000020|t|Carbamazepine and seizures\n900000020|a|Synthetic.\n\n")
+    (tmp_path / "pt_real.txt").write_text(""); (tmp_path / "pt_link.txt").symlink_to(tmp_path / "pt_real.txt")
+    rc, out, err = run_cli("extract", str(pt), str(tmp_path / "pt_link.txt"))
+    assert rc == 0 and (tmp_path / "pt_link.txt").is_symlink(), err
+    assert (tmp_path / "pt_real.txt").read_text().startswith("900000020|t|"), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "link.jsonl", "pt_link.txt", "pt_real.txt",
+                                                          "q.txt", "real.jsonl"]
+    r = subprocess.run([sys.executable, "-c", "import sys; from epigraph.cli import main; sys.exit(main(sys.argv[1:]))",
+                        "ask", "--batch", str(src), "--out", "/dev/stdout", "--quiet"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and '"answer": "Rett syndrome is inherited as' in r.stdout, r.stdout + r.stderr
