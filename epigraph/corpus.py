@@ -113,7 +113,8 @@ def _file_bytes(path: Path, limit: int|None = None) -> bytes:
     except OSError as e: raise _Refused(f"cannot read the file ({e.strerror or e})") from None
 
 # %% ../nbs/10_corpus.ipynb #c025
-_PROLOG = re.compile(rb"<!--.*?-->|<\?.*?\?>|(<!ENTITY)|<!|<([A-Za-z_][\w.:-]*)", re.S)
+_PROLOG = re.compile(rb"<!--.*?-->|<\?.*?\?>|(<!ENTITY)|<!DOCTYPE(?:[^\[>\"']|\"[^\"]*\"|'[^']*')*|<!"
+                     rb"|<([A-Za-z_][\w.:-]*)", re.S)   # a DOCTYPE's quoted literals may hold '<root': skipped whole
 
 def _prolog(data: bytes) -> tuple[int|None, str|None]:
     "(line of the first entity declaration or None, name of the root element or None) of XML bytes."

@@ -407,3 +407,15 @@ def test_pubmed_xml_doctype_entities_are_refused_not_expanded(tmp_path):
     undefined = DOCTYPE_BYPASS.replace(b"<!ENTITY", b"<!-- ").replace(b'">\n', b'" -->\n')
     (reason,) = read_pubmed_xml(undefined).rejects.reason.tolist()   # references to undeclared entities
     assert "refers to entity &inner;" in reason, reason
+
+
+def test_corpus_prolog_check_sees_entities_behind_a_doctype_literal(tmp_path):
+    "Issue 45 #14, BioC too: the corpus reader's entity check is not ended by a root name inside a DOCTYPE literal."
+    from epigraph.corpus import read_corpus_file
+    bioc = (b'<?xml version="1.0"?>\n<!DOCTYPE collection SYSTEM "<collection" [\n<!ENTITY e "EXPANDED">\n]>\n'
+            b"<collection><source>s</source><date>d</date><key>k</key><document><id>900000032</id><passage>"
+            b"<offset>0</offset><text>Synthetic &e; text</text></passage></document></collection>\n")
+    (tmp_path / "in.xml").write_bytes(bioc)
+    read = read_corpus_file(tmp_path / "in.xml")
+    assert len(read.documents) == 0 and read.rejects.reason.str.contains("declares entities").tolist() == [True], \
+        read.rejects
