@@ -234,7 +234,9 @@ def name_keys(name: str) -> list[str]:
 def family_table(gi: GraphIndex) -> dict[str, list[int]]:
     ("stem key → the L1 entities whose name is that stem and a subtype (Gaucher disease → types I, II, III), and the "
      "one named by the stem alone: a family name reaches its members; a stem with one member is no family.")
-    layers = gi.kg.entities.layer.astype(str).to_numpy() if "layer" in gi.kg.entities else np.full(gi.n, "")
+    e = getattr(getattr(gi, "kg", None), "entities", None)    # an index kept without its tables has no layers
+    if e is None or "layer" not in e: return {}
+    layers = e.layer.astype(str).to_numpy()
     fam: dict[str, set] = {}
     for i, name in enumerate(gi.names):
         if layers[i] != "L1" or not _SUBTYPE.search(name): continue
