@@ -17,8 +17,8 @@ __all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH
            'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'RISK', 'BENEFIT', 'TIER_WORDS',
            'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun', 'question_target', 'parse_as_of',
            'hpo_branch', 'entity_types', 'fits_target', 'Question', 'last_clause', 'polarity', 'link_question',
-           'disease_words', 'diseases_for', 'unlinked_diseases', 'answers_target', 'family_members', 'choose_subjects',
-           'parse_question', 'focus_rows']
+           'disease_words', 'holding_all', 'diseases_for', 'unlinked_diseases', 'answers_target', 'family_members',
+           'choose_subjects', 'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -352,6 +352,13 @@ def disease_words(gi: GraphIndex) -> dict[str, frozenset]:
         gi._disease_words = {w: frozenset(v) for w, v in words.items()}
     return gi._disease_words
 
+def holding_all(gi: GraphIndex, words: list[str]) -> list[int]:
+    "The L1 entity rows whose names hold every one of `words`, if there are at most `MOST_SUBJECTS`; else none."
+    sets = [disease_words(gi).get(w, frozenset()) for w in words]
+    hold = frozenset.intersection(*sets) if sets else frozenset()
+    return sorted(hold) if 0 < len(hold) <= MOST_SUBJECTS else []
+
+
 # %% ../nbs/11c_question.ipynb #da6f87dd
 def _phrase_words(text: str, a: int, b: int) -> list[str]:
     "The words of the span `a:b` with the content words right before and after it (not question or class words)."
@@ -371,9 +378,7 @@ def diseases_for(gi: GraphIndex, text: str, a: int, b: int) -> list[int]:
     exact += [v for v in families(gi).get(word_key(text[a:b]), []) if v not in exact]
     words = _phrase_words(text, a, b)
     if exact and len(words) <= len(word_key(text[a:b]).split()): return exact[:MOST_SUBJECTS]
-    sets = [disease_words(gi).get(w, frozenset()) for w in words]
-    hold = frozenset.intersection(*sets) if sets else frozenset()
-    return sorted(hold)[:MOST_SUBJECTS] if 0 < len(hold) <= MOST_SUBJECTS else exact[:MOST_SUBJECTS]
+    return holding_all(gi, words) or exact[:MOST_SUBJECTS]
 
 # %% ../nbs/11c_question.ipynb #a0aa2ce3
 def unlinked_diseases(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> list[int]:
@@ -384,9 +389,7 @@ def unlinked_diseases(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> list[in
              if not any(a <= m.start() < b for a, b in covered)]
     words = [w for w in words if w not in QUESTION_WORDS and w not in GENERIC_NAMES and len(w) > 2
              and not (w.isalpha() and _is_english(w))]
-    sets = [disease_words(gi).get(w, frozenset()) for w in words]
-    hold = frozenset.intersection(*sets) if sets else frozenset()
-    return sorted(hold)[:MOST_SUBJECTS] if 0 < len(hold) <= MOST_SUBJECTS else []
+    return holding_all(gi, words)
 
 # %% ../nbs/11c_question.ipynb #75d3eeb1
 def answers_target(gi: GraphIndex, u: int, target: str) -> bool:
