@@ -306,8 +306,7 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
     text = dated_text(manifest, gi, q, ents, found)
     if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)
-    read_as = [n for n in q.notes if n.startswith("read ") and (" as the disease" in n or "unlinked words" in n)]
-    if read_as and CITATION.search(text): text += f" ({_cap('; '.join(read_as))}.)"   # say which disease was asked
+    if q.read_as and CITATION.search(text): text += f" ({_cap('; '.join(q.read_as))}.)"   # which disease was asked
     return dict(text=text, abstained=not CITATION.search(text),
                 rows=sorted(set(found.row)), reason="" if len(found) else "nothing links the question's entities to "
                                                                           "its target")

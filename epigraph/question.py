@@ -223,6 +223,7 @@ class Question:
     polarity: str|None = None   # for a yes/no question: does it ask about a "risk" or a "benefit" (safe, recommended)?
     years: list = field(default_factory=list)        # years the question names (a guideline "of 2014")
     considered: list = field(default_factory=list)   # every candidate entity: chosen or not, why, with its score
+    read_as: list = field(default_factory=list)      # how a phrase was read as a disease (an answer says so)
 
     @property
     def predicates(self) -> tuple: return TARGETS[self.target].predicates if self.target else ()
@@ -230,7 +231,7 @@ class Question:
     def entity_ids(self) -> list[str]: return [e["entity_id"] for e in self.entities]
     def hints(self) -> dict:
         "The parse as structured hints (for a prompt or a log): every field but the text."
-        d = asdict(self); d.pop("text"); d.pop("searched"); d.pop("considered")
+        d = asdict(self); d.pop("text"); d.pop("searched"); d.pop("considered"); d.pop("read_as")
         d["entities"] = [{k: e[k] for k in ("entity_id", "name", "type")} for e in self.entities]
         return d
 
@@ -461,7 +462,8 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  [p for p, pat in POPULATIONS.items() if re.search(pat, low)], bool(NEGATION.search(last_clause(low))),
                  _unknown_words(fixed, list(zip(seeds.start, seeds.end)), _name_words(gi)), notes, [], fixed,
                  polarity(masked) if form in ("yes_no", "current") else None,
-                 sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered)
+                 sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered,
+                 chosen_notes)
     for k, v in (hints or {}).items():
         if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, "
                                                                   "as_of)")
