@@ -16,12 +16,10 @@ from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
 
 # %% auto #0
 __all__ = ['CLAIM_COLUMNS', 'PROPOSAL_COLUMNS', 'HPO_GOLD_CODES', 'CPIC_GOLD_LEVELS', 'G4E_CLASSES', 'EPIO_SYNDROME_PATTERN',
-           'MERGE_PREFIXES', 'PLAIN_ID', 'RULE_COLUMNS', 'RULE_PREDICATES', 'RULE_REFERENCE_TITLES',
-           'CURATED_POPULATIONS', 'CONDITION_FIRST', 'claims_frame', 'proposals_frame', 'hpo_source', 'cpic_alleles',
-           'cpic_source', 'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges', 'relations_source',
-           'pubmedqa_source', 'g4e_source', 'epio_source', 'same_name_merges', 'guideline_rules_path',
-           'load_guideline_rules', 'rule_pmids', 'rule_drug_entities', 'name_index', 'resolve_name',
-           'drug_and_condition', 'rule_claims']
+           'MERGE_PREFIXES', 'PLAIN_ID', 'CURATED_POPULATIONS', 'CONDITION_FIRST', 'claims_frame', 'proposals_frame',
+           'hpo_source', 'cpic_alleles', 'cpic_source', 'bc5cdr_documents', 'bc5cdr_source', 'supplementary_merges',
+           'relations_source', 'pubmedqa_source', 'g4e_source', 'epio_source', 'same_name_merges', 'name_index',
+           'resolve_name', 'drug_and_condition']
 
 # %% ../nbs/07a_adapters.ipynb #24ba1b90
 CLAIM_COLUMNS = ["head", "predicate", "tail", "source", "record_id", "pmid", "quote", "extractor",
@@ -361,72 +359,12 @@ def same_name_merges(epio_entities: pd.DataFrame, epio_merges: list,
     return sorted(zip(m.entity_id_e, m.entity_id_h))
 
 # %% ../nbs/07a_adapters.ipynb #99a05a6c
-_NICE = "NICE NG217 (2022)"
-_CPIC_2017 = "CPIC 2017 HLA-A/HLA-B carbamazepine and oxcarbazepine guideline"
-_CPIC_2020 = "CPIC 2020 CYP2C9/HLA-B phenytoin guideline"
-RULE_COLUMNS = ("rule", "drug", "predicate", "condition", "reference", "statement")
-RULE_PREDICATES = ("aggravates", "first_line_for", "treated_with", "contraindicated_with")
-
-def guideline_rules_path() -> Path:
-    "The curated guideline rules file in the checkout."
-    return get_settings().root/"data"/"guidance"/"guideline_rules.csv"
-
-def _rule_problem(r: pd.Series, n: int) -> str|None:
-    "What is wrong with the `n`-th row of the rules file, or None."
-    if r.rule.strip() != str(n): return f"rule {r.rule!r} where {n} is due (rules are numbered 1, 2, … in file order)"
-    if empty := [c for c in RULE_COLUMNS if not r[c].strip()]: return f"empty {empty[0]}"
-    if r.predicate not in RULE_PREDICATES:
-        return f"predicate {r.predicate!r} is not one of {', '.join(RULE_PREDICATES)}"
-    return None
-
-@functools.lru_cache(maxsize=4)
-def _read_rules(path: Path, stamp: tuple) -> pd.DataFrame:
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    if missing := [c for c in RULE_COLUMNS if c not in df.columns]:
-        raise ValueError(f"{path.name}: missing columns {', '.join(missing)} — "
-                         f"the header needs {','.join(RULE_COLUMNS)}")
-    for i, r in df.iterrows():
-        if problem := _rule_problem(r, i + 1): raise ValueError(f"{path.name} line {i + 2}: {problem} — fix the row")
-    return df[list(RULE_COLUMNS)].assign(rule=df.rule.astype(int))
-
-def load_guideline_rules(path=None) -> pd.DataFrame:
-    "The curated guideline rules (rule, drug, predicate, condition, reference, statement), checked; a one-line error."
-    path = Path(path) if path else guideline_rules_path()
-    if not path.is_file(): raise FileNotFoundError(f"{path}: no guideline rules file — restore it from the repository")
-    st = path.stat()
-    return _read_rules(path.resolve(), (st.st_mtime_ns, st.st_size)).copy()
-
-# %% ../nbs/07a_adapters.ipynb #5e7a11c0
-RULE_REFERENCE_TITLES = {   # reference -> a phrase of the CPIC publication title that identifies the paper
-    _CPIC_2017: "HLA Genotype and Use of Carbamazepine and Oxcarbazepine: 2017 Update",
-    _CPIC_2020: "CYP2C9 and HLA-B Genotypes and Phenytoin Dosing: 2020 Update"}
-
 CURATED_POPULATIONS = pd.DataFrame([dict(
     entity_id="CURATED:women-of-childbearing-potential", name="women of childbearing potential", layer="L2",
     type="phenotype", definition="Patient group: women and girls who are able to become pregnant.",
-    source="guideline-rules", priority=3)])
+    source="guidance", priority=3)])
 
 # %% ../nbs/07a_adapters.ipynb #79287115
-def rule_pmids(registry, cpic=None) -> dict[str, int]:
-    "PMID of each rule reference that is a CPIC paper: found by title in CPIC, kept only if the registry knows it."
-    pubs = (cpic or load_cpic())["publications"].dropna(subset=["pmid"])
-    out = {}
-    for ref, phrase in RULE_REFERENCE_TITLES.items():
-        hit = pubs[pubs.title.str.contains(phrase, regex=False)]
-        if len(hit) != 1: raise ValueError(f"rule reference {ref!r}: {len(hit)} CPIC publications have {phrase!r} in "
-                                           "their title, expected 1")
-        pmid = int(hit.pmid.iloc[0])
-        if pmid in registry: out[ref] = pmid
-    return out
-
-def rule_drug_entities(rules: pd.DataFrame, mesh: pd.DataFrame) -> pd.DataFrame:
-    "Drug entity proposals for the rules' drug names: the MeSH descriptor whose label is that name."
-    by_label = mesh.assign(key=mesh.label.str.lower()).drop_duplicates("key", keep=False).set_index("key")
-    names = sorted({n for n in rules.drug if n.lower() in by_label.index})
-    ids = [by_label.id[n.lower()] for n in names]
-    return proposals_frame(pd.DataFrame(dict(entity_id=ids, name=[by_label.label[n.lower()] for n in names], layer="L4",
-                                             type="drug", source="mesh", priority=4)))
-
 def name_index(entities: pd.DataFrame) -> dict[str, set[str]]:
     "Lower-cased names and synonyms → entity ids (a name may point to several ids)."
     idx: dict[str, set[str]] = {}
@@ -437,7 +375,7 @@ def name_index(entities: pd.DataFrame) -> dict[str, set[str]]:
 def resolve_name(name: str, index: dict[str, set[str]], layers: tuple[str, ...], layer_of: dict[str, str]) -> str:
     "The one entity id named `name` in one of `layers`; raises when there is none or more than one."
     ids = sorted(i for i in index.get(name.lower().strip(), set()) if layer_of.get(i) in layers)
-    if len(ids) != 1: raise ValueError(f"guideline rule entity {name!r}: {len(ids)} entities in layers {layers} "
+    if len(ids) != 1: raise ValueError(f"entity {name!r}: {len(ids)} entities in layers {layers} "
                                        f"({ids}) — name it as the entity table does")
     return ids[0]
 
@@ -447,20 +385,3 @@ def drug_and_condition(t: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     "The drug and the condition of each rule triplet (`head`, `predicate`, `tail`), whichever way its relation runs."
     flip = t.predicate.isin(CONDITION_FIRST).to_numpy()
     return np.where(flip, t["tail"], t["head"]), np.where(flip, t["head"], t["tail"])
-
-# %% ../nbs/07a_adapters.ipynb #3c064d32
-def rule_claims(rules: pd.DataFrame, entities: pd.DataFrame, pmids: dict[str, int]) -> pd.DataFrame:
-    "Claims for the guideline rules, entities resolved by name; a PMID only where `pmids` has the reference."
-    idx, layer_of = name_index(entities), dict(zip(entities.entity_id, entities.layer))
-    rows = []
-    for i, r in enumerate(rules.itertuples(index=False), 1):
-        p = PREDICATES[r.predicate]
-        drug_first = r.predicate not in CONDITION_FIRST
-        layers = (p.head_layers, p.tail_layers) if drug_first else (p.tail_layers, p.head_layers)
-        drug, cond = (resolve_name(n, idx, ls, layer_of) for n, ls in zip((r.drug, r.condition), layers))
-        head, tail = (drug, cond) if drug_first else (cond, drug)
-        rows.append(dict(head=head, predicate=r.predicate, tail=tail, source="guideline-rules",
-                         record_id=f"rule:{i}", pmid=pmids.get(r.reference, pd.NA), quote=f"{r.reference}: "
-                                                                                          f"{r.statement}",
-                         extractor="guideline-rule", curated_gold=True, detail=_json(dict(reference=r.reference))))
-    return claims_frame(pd.DataFrame(rows))

@@ -11,10 +11,9 @@ from .schema import (PREDICATES, TIER_RANK, GUIDELINE, GOLD, SILVER, BRONZE, rel
                              validate_triplets, validate_entities, INGESTED_PREFIX)
 from .curated import load_cpic
 from .ontologies import load_epio, load_mesh
-from .adapters import (CLAIM_COLUMNS, CURATED_POPULATIONS, load_guideline_rules, PROPOSAL_COLUMNS, PLAIN_ID,
-                               bc5cdr_source, claims_frame, cpic_source, epio_source, g4e_source, hpo_source,
-                               proposals_frame, pubmedqa_source, relations_source, rule_claims, rule_drug_entities,
-                               rule_pmids, same_name_merges, supplementary_merges)
+from .adapters import (CLAIM_COLUMNS, CURATED_POPULATIONS, PROPOSAL_COLUMNS, PLAIN_ID, bc5cdr_source,
+                               claims_frame, cpic_source, epio_source, g4e_source, hpo_source, proposals_frame,
+                               pubmedqa_source, relations_source, same_name_merges, supplementary_merges)
 from .mondo import load_mondo, mondo_merge_rows, mondo_proposals
 from .treatment_sources import ASIDE_COLUMNS, PEER_SOURCE, SECONDARY_EXTRACTORS, guidance_source, peer_source
 
@@ -467,11 +466,11 @@ def _literature(st: dict, literature: tuple[str, ...], bc_e: pd.DataFrame, bc_c:
     return bc_c, rel_e, rel_c
 
 # %% ../nbs/08_graph.ipynb #e072a6a0
-def assemble(registry=None, rules: pd.DataFrame|None = None, extra_claims: pd.DataFrame|None = None,
+def assemble(registry=None, extra_claims: pd.DataFrame|None = None,
              literature: tuple[str, ...] = LITERATURE, secondary: tuple[str, ...] = ()) -> KG:
-    "Build the KG from HPO, CPIC, Genes4Epilepsy, EPIO, guideline rules (the file), `literature` and `secondary`."
+    "Build the KG from HPO, CPIC, Genes4Epilepsy, EPIO, the guidance table, `literature` and `secondary`."
     from epigraph.pmids import load_pmid_registry
-    st, rules = {}, load_guideline_rules() if rules is None else rules
+    st = {}
     registry = registry or _timed(st, "pmid registry", load_pmid_registry)
     mesh = _timed(st, "mesh", load_mesh)["descriptors"]
     hpo_e, hpo_c = _timed(st, "hpo", hpo_source)
@@ -485,15 +484,13 @@ def assemble(registry=None, rules: pd.DataFrame|None = None, extra_claims: pd.Da
     no_peer = (proposals_frame(pd.DataFrame(columns=PROPOSAL_COLUMNS)),
                claims_frame(pd.DataFrame(columns=CLAIM_COLUMNS)), pd.DataFrame(columns=ASIDE_COLUMNS))
     peer_e, peer_c, peer_aside = _timed(st, "epigraph peer", peer_source, mesh) if PEER_SOURCE in secondary else no_peer
-    proposals = [hpo_e, cpic_e, bc_e, g4e_e, epio_e, proposals_frame(CURATED_POPULATIONS),
-                 rule_drug_entities(rules, mesh), rel_e, guid_e, peer_e]
-    checked = [hpo_c, cpic_c, bc_c, rel_c, g4e_c, guid_c, peer_c]   # no merge may cost these (rules come after)
+    proposals = [hpo_e, cpic_e, bc_e, g4e_e, epio_e, proposals_frame(CURATED_POPULATIONS), rel_e, guid_e, peer_e]
+    checked = [hpo_c, cpic_c, bc_c, rel_c, g4e_c, guid_c, peer_c]   # no merge may cost these
     if extra_claims is not None: checked.append(claims_frame(extra_claims))
     props, canon, ents, merges = _timed(st, "merge entities", merge_and_resolve, proposals, checked, hpo_e, cpic,
                                         epio_m, cpic_m, bc_e, rel_e, epio_e, mesh)
-    rule_c = _timed(st, "guideline rules", lambda: rule_claims(rules, ents, rule_pmids(registry, cpic)))
     extra = [claims_frame(extra_claims)] if extra_claims is not None else []
-    claims = pd.concat([hpo_c, cpic_c, bc_c, rel_c, g4e_c, rule_c, guid_c, peer_c, *extra], ignore_index=True)
+    claims = pd.concat([hpo_c, cpic_c, bc_c, rel_c, g4e_c, guid_c, peer_c, *extra], ignore_index=True)
     ev = _timed(st, "evidence", evidence_table, claims, canon)
     ev, rejects = set_aside(ev, ents)
     aside = pd.concat([guid_aside, peer_aside], ignore_index=True)

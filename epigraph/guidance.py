@@ -11,11 +11,14 @@ from .config import get_settings
 from .schema import is_curie
 
 # %% auto #0
-__all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'relation_agrees', 'condition_ids', 'guidance_path', 'load_guidance']
+__all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', 'GIVE_RELATIONS', 'CONTRARY', 'relation_agrees',
+           'qualifiers_of', 'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path', 'load_guidance',
+           'contradictions']
 
 # %% ../nbs/02e_guidance.ipynb #6f07e5b5
 RELATIONS = ("first_line", "adjunctive", "alternative", "avoid", "contraindicated", "dose_adjust", "test_before")
-COLUMNS = ("rec_id", "drug", "relation", "condition", "condition_id", "population", "guideline", "locator", "year",
+COLUMNS = ("rec_id", "drug", "relation", "condition", "condition_id", "population", "qualifiers",
+           "guideline", "locator", "year",
            "pmid", "paraphrase")
 
 # %% ../nbs/02e_guidance.ipynb #23418ad0
@@ -32,6 +35,50 @@ RELATION_WORDS = {   # regular expressions, matched case-insensitively anywhere 
 def relation_agrees(relation: str, paraphrase: str) -> bool:
     "True when `paraphrase` uses one of the words that state `relation` (see `RELATION_WORDS`)."
     return any(re.search(p, paraphrase, re.I) for p in RELATION_WORDS.get(relation, ()))
+
+# %% ../nbs/02e_guidance.ipynb #e51f7949
+QUALIFIERS = {   # token -> (how an answer says it, words a paraphrase uses for it: a regular expression)
+    "childbearing": ("in women and girls able to have children", r"childbearing|able to have children"),
+    "new-start": ("starting it for the first time", r"\bnew\b|first time"),
+    "other-seizure-types": ("with other seizure types", r"other seizure types"),
+    "tsc": ("due to tuberous sclerosis complex", r"(caused by|due to|in) tuberous sclerosis"),
+    "not-tsc": ("not due to tuberous sclerosis complex", r"without tuberous sclerosis|not due to tuberous"),
+    "steroid-risk": ("at high risk of steroid side effects", r"steroid side effects|steroid-related"),
+    "with-clobazam": ("given with clobazam", r"with clobazam"),
+    "community": ("outside hospital", r"outside hospital|in the community"),
+    "no-emergency-plan": ("with no emergency plan at hand", r"no emergency plan"),
+    "iv-access": ("where IV access and resuscitation are at hand", r"\bIV access|intravenous access"),
+    "activity-score-1": ("with CYP2C9 activity score 1", r"activity score 1"),
+    "drug-naive": ("who have never taken it", r"never taken|-naive"),
+    "hla-b-negative": ("who are HLA-B*15:02 negative", r"HLA-B\*15:02 negative"),
+    "alternatives-available": ("when other medicines are available", r"other agents are available|alternatives?"),
+    "after-first-line": ("once first-line treatment has failed",
+                         r"\b(fails?|failed|have not worked|has not worked|unsuccessful|second-line|third-line)\b|"
+                         r"last-resort"),
+}
+AGE_BAND = r"age:(?P<lo>\d*)-(?P<hi>\d*)"     # `age:2-` aged 2 or over; `age:-54` under 55
+
+# %% ../nbs/02e_guidance.ipynb #84e7c208
+def qualifiers_of(cell: str) -> tuple[str, ...]:
+    "The tokens of a `qualifiers` cell (`tsc;after-first-line` → two; empty → none)."
+    return tuple(t.strip() for t in str(cell).split(";") if t.strip())
+
+def _age(token: str) -> re.Match|None: return re.fullmatch(AGE_BAND, token)
+
+def qualifier_phrase(token: str) -> str:
+    "How an answer names the population a token stands for."
+    if (m := _age(token)) and (m["lo"] or m["hi"]):
+        if m["lo"] and m["hi"]: return f"aged {m['lo']} to {m['hi']} years"
+        return f"aged {m['lo']} years or over" if m["lo"] else f"under {int(m['hi']) + 1}"
+    return QUALIFIERS[token][0]
+
+def qualifier_agrees(token: str, paraphrase: str) -> bool:
+    "True when `paraphrase` uses the words of `token` (an age band: its number with 'aged', 'or over', 'under')."
+    if m := _age(token):
+        words = [rf"aged {m['lo']}\b|\b{m['lo']} (years )?(or|and) over"] if m["lo"] else []
+        words += [rf"under {int(m['hi']) + 1}\b"] if m["hi"] else []
+        return bool(words) and all(re.search(w, paraphrase, re.I) for w in words)
+    return token in QUALIFIERS and bool(re.search(QUALIFIERS[token][1], paraphrase, re.I))
 
 # %% ../nbs/02e_guidance.ipynb #302e64f7
 def condition_ids(text: str) -> list[str]:
@@ -52,6 +99,19 @@ def _row_problem(r: pd.Series) -> str|None:
     if not relation_agrees(r.relation, r.paraphrase): return f"paraphrase does not state the relation {r.relation}"
     if bad := [c for c in condition_ids(r.condition_id) if not is_curie(c)]:
         return f"condition_id {bad[0]!r} is not a CURIE"
+    return _population_problem(r.relation, qualifiers_of(r.qualifiers), r.paraphrase)
+
+GIVE_RELATIONS = ("first_line", "adjunctive", "alternative")      # what to give, in the order of the lines
+
+def _population_problem(relation: str, tokens: tuple, paraphrase: str) -> str|None:
+    "What is wrong with a row's qualifiers against its relation and paraphrase, or None."
+    if bad := [t for t in tokens if t not in QUALIFIERS and not _age(t)]: return f"qualifier {bad[0]!r} is unknown"
+    if quiet := [t for t in tokens if not qualifier_agrees(t, paraphrase)]:
+        return f"paraphrase does not state the qualifier {quiet[0]}"
+    if relation == "first_line" and "after-first-line" in tokens: return "a first-line row cannot be after first line"
+    failed = re.search(QUALIFIERS["after-first-line"][1], paraphrase, re.I)
+    if relation in GIVE_RELATIONS[1:] and failed and "after-first-line" not in tokens:
+        return "paraphrase gives it once first-line treatment has failed: add the qualifier after-first-line"
     return None
 
 # %% ../nbs/02e_guidance.ipynb #cde88bc6
@@ -65,10 +125,26 @@ def load_guidance(path=None) -> pd.DataFrame:
     for i, r in df.iterrows():
         where = f"{path.name} line {i + 2} ({r.rec_id or 'no rec_id'})"
         if problem := _row_problem(r): raise ValueError(f"{where}: {problem} — fix the row")
-        key = (r.drug, r.relation, r.condition, r.population)
+        key = (r.drug, r.relation, r.condition, r.qualifiers, r.population)
         if key in seen:
             raise ValueError(f"{where}: repeats line {seen[key]} (same drug, relation, condition, population)")
         if r.rec_id in ids: raise ValueError(f"{where}: rec_id used twice — give the row its own name")
         seen[key] = i + 2; ids.add(r.rec_id)
     pmid = pd.to_numeric(df.pmid.replace("", None)).astype("Int64")
     return df.assign(year=df.year.astype(int), pmid=pmid)
+
+# %% ../nbs/02e_guidance.ipynb #bcf45f9c
+CONTRARY = {("first_line", "adjunctive"), ("first_line", "alternative")} | {
+    (give, no) for give in GIVE_RELATIONS for no in ("avoid", "contraindicated")}
+
+def contradictions(g: pd.DataFrame) -> list[str]:
+    "One line for each pair of rows that give one drug contrary relations for one condition and population."
+    out, seen = [], {}
+    for r in g.itertuples(index=False):
+        for c in condition_ids(r.condition_id) or [r.condition]:
+            key = (r.drug, c, frozenset(qualifiers_of(r.qualifiers)))
+            for other, rel in seen.get(key, []):
+                if (rel, r.relation) in CONTRARY or (r.relation, rel) in CONTRARY:
+                    out.append(f"{other} ({rel}) and {r.rec_id} ({r.relation}): {r.drug} for {c}")
+            seen.setdefault(key, []).append((r.rec_id, r.relation))
+    return out

@@ -6,13 +6,15 @@
 from __future__ import annotations
 import json, re
 import pandas as pd
-from .guidance import condition_ids
-from .adapters import CLAIM_COLUMNS, CONDITION_FIRST, claims_frame, proposals_frame, _json
+from .guidance import condition_ids, qualifiers_of
+from .adapters import (CLAIM_COLUMNS, CONDITION_FIRST, CURATED_POPULATIONS, claims_frame, proposals_frame,
+                               _json)
 
 # %% auto #0
-__all__ = ['GUIDANCE_SOURCE', 'ASIDE_COLUMNS', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'PEER_SOURCE', 'PEER_EXTRACTOR',
-           'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'guidance_predicate', 'guidance_drug_ids',
-           'guidance_claims', 'guidance_source', 'spelling_variants', 'peer_entity', 'peer_claims', 'peer_source']
+__all__ = ['GUIDANCE_SOURCE', 'ASIDE_COLUMNS', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'POPULATION_IDS', 'PEER_SOURCE',
+           'PEER_EXTRACTOR', 'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'guidance_predicate',
+           'guidance_drug_ids', 'guidance_claims', 'guidance_source', 'spelling_variants', 'peer_entity', 'peer_claims',
+           'peer_source']
 
 # %% ../nbs/07c_treatment_sources.ipynb #f6b0bc78
 GUIDANCE_SOURCE = "guidance"
@@ -22,11 +24,16 @@ GUIDANCE_PREDICATES = {"first_line": "first_line_for", "adjunctive": "treated_wi
                        "test_before": "treated_with"}
 GENOTYPE_PREFIXES = ("HGNC", "CPIC")   # conditions that are genes or alleles
 
-def guidance_predicate(relation: str, condition_id: str) -> str:
-    "The predicate of a guidance row: its relation's, with a dose or test row on a gene read as a genotype rule."
+POPULATION_IDS = frozenset(CURATED_POPULATIONS.entity_id)   # conditions that are groups of people
+
+def guidance_predicate(relation: str, condition_id: str, qualifiers=()) -> str:
+    ("The predicate of a guidance row: its relation's, with a dose or test row on a gene read as a genotype rule, "
+     "and a first-line row for part of its condition's population as a treatment only.")
     genotype = condition_id.split(":", 1)[0] in GENOTYPE_PREFIXES
     if genotype and relation in ("dose_adjust", "test_before"): return "pharmacogenomic_recommendation"
-    if genotype and relation == "avoid": return "contraindicated_with"      # a gene is not a condition to worsen
+    if (genotype or condition_id in POPULATION_IDS) and relation == "avoid":
+        return "contraindicated_with"            # a gene or a group of people is not a condition to worsen
+    if relation == "first_line" and qualifiers: return "treated_with"
     return GUIDANCE_PREDICATES[relation]
 
 def guidance_drug_ids(drugs, mesh: pd.DataFrame, resolve) -> dict[str, str]:
@@ -51,7 +58,7 @@ def guidance_claims(g: pd.DataFrame, drug_ids: dict[str, str], pmids_known=()) -
         if not conds:
             aside.append(dict(source=GUIDANCE_SOURCE, record_id=r.rec_id, reason="no condition_id: a population rule"))
         for c in conds:
-            p = guidance_predicate(r.relation, c)
+            p = guidance_predicate(r.relation, c, qualifiers_of(r.qualifiers))
             drug_first = p not in CONDITION_FIRST + ("pharmacogenomic_recommendation",)
             head, tail = (drug_ids[r.drug], c) if drug_first else (c, drug_ids[r.drug])
             who = f" (for {r.population})" if r.population else ""
@@ -61,6 +68,7 @@ def guidance_claims(g: pd.DataFrame, drug_ids: dict[str, str], pmids_known=()) -
                              extractor="guidance-row", curated_gold=True, date=day,
                              date_precision="year" if day else None, date_is_estimated=False,
                              date_kind="guideline", detail=_json(dict(relation=r.relation, guideline=r.guideline,
+                                                                      qualifiers=list(qualifiers_of(r.qualifiers)),
                                                                       locator=r.locator,
                                                                       reference=f"{r.guideline} ({r.year})"))))
     return claims_frame(pd.DataFrame(rows, columns=CLAIM_COLUMNS)), pd.DataFrame(aside, columns=ASIDE_COLUMNS)
