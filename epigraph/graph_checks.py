@@ -13,7 +13,7 @@ __all__ = ['unresolvable_evidence', 'split_names']
 
 # %% ../nbs/08c_graph_checks.ipynb #20b22966
 _RECORD_ID = re.compile(r"^(PMID:\d+|phenotype\.hpoa:\d+|genes_to_phenotype\.txt:\d+|[\w.]+\.sql:\d+|guideline:\d+"
-                        r"|rule:\d+|triplets_export\.xlsx:\d+|(?:ng217|cpic)-[a-z0-9.*:+-]+"
+                        r"|triplets_export\.xlsx:\d+|(?:ng217|cpic)-[a-z0-9.*:+-]+"
                         r"|HGNC:\d+/[\w.-]+@[\d-]+\.\.[\d-]+)$")
 
 def unresolvable_evidence(kg: KG, registry) -> pd.DataFrame:
