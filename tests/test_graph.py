@@ -11,7 +11,7 @@ import pytest
 from epigraph.config import SOURCES, fetch
 from epigraph.graph import assemble, GOLD, GUIDELINE
 from epigraph.graph_checks import unresolvable_evidence, split_names
-from epigraph.adapters import rule_pmids, load_guideline_rules
+from epigraph.guidance import load_guidance, qualifiers_of, condition_ids
 from epigraph.store import save_kg, load_kg, to_igraph, export_graphml, export_neo4j
 from epigraph.ontologies import hpo_data_dir
 from epigraph.pmids import load_pmid_registry
@@ -53,24 +53,52 @@ def test_every_graph_pmid_is_in_registry(kg, registry):
 
 
 def test_no_curated_pmid_outside_registry(kg, registry):
-    curated = kg.evidence[kg.evidence.source.isin(["hpo", "cpic-data", "cpic-pairs-2018", "guideline-rules"])]
+    curated = kg.evidence[kg.evidence.source.isin(["hpo", "cpic-data", "cpic-pairs-2018", "guidance"])]
     assert curated.pmid.notna().sum() > 1000
     assert not curated.pmid.dropna().map(lambda p: int(p) not in registry).any()
 
 
-def test_rule_pmids_only_from_registry(registry):
-    found = rule_pmids(registry)
-    assert found and all(p in registry for p in found.values())
-    # a registry that lacks the CPIC papers gives the rules no PMID at all (nothing typed from memory)
-    assert rule_pmids(set()) == {}
+def test_guidance_pmids_only_from_registry(kg, registry):
+    from epigraph.treatment_sources import guidance_claims
+    g = load_guidance().set_index("rec_id")
+    ev = kg.evidence[(kg.evidence.source == "guidance") & kg.evidence.pmid.notna()]
+    assert len(ev) >= 5 and ev.pmid.map(lambda p: int(p) in registry).all()
+    assert (ev.pmid.astype(int).to_numpy() == g.pmid.loc[ev.record_id].astype(int).to_numpy()).all()   # its row's PMID
+    # a registry that lacks the guideline papers gives the rows no PMID at all (nothing typed from memory)
+    table = g.reset_index()
+    claims, _ = guidance_claims(table, {d: f"CURATED:{d}" for d in table.drug}, set())
+    assert len(claims) and claims.pmid.isna().all()
 
 
-def test_guideline_rules_each_name_a_reference(kg):
-    table = load_guideline_rules()
-    assert table.reference.str.contains(r"(?:19|20)\d\d").all()
-    rules = kg.evidence[kg.evidence.source == "guideline-rules"]
-    assert len(rules) == len(table)
-    assert rules.quote.str.len().min() > 20
+def test_guidance_rows_each_in_graph(kg):
+    g = load_guidance()
+    ev = kg.evidence[kg.evidence.source == "guidance"]
+    assert len(ev) and set(ev.record_id) <= set(g.rec_id)
+    n = ev.groupby("record_id").size()
+    placed = g[g.condition_id.str.strip() != ""]
+    assert len(placed) > 100
+    for r in placed.itertuples():            # one evidence row per condition id, under the row's rec_id
+        assert n.get(r.rec_id, 0) == len(condition_ids(r.condition_id)), r.rec_id
+    detail = ev.detail.map(json.loads)
+    by_id = g.set_index("rec_id")
+    assert all(d["qualifiers"] == list(qualifiers_of(by_id.qualifiers[r])) and d["locator"] == by_id.locator[r]
+               for d, r in zip(detail, ev.record_id))
+    assert ev.quote.str.len().min() > 20
+
+
+def test_first_line_only_from_unqualified_rows(kg):
+    g = load_guidance().set_index("rec_id")
+    unqualified_first = {r for r, rel, q in zip(g.index, g.relation, g.qualifiers)
+                         if rel == "first_line" and not qualifiers_of(q)}
+    pred = dict(zip(kg.triplets.triplet_id, kg.triplets.predicate))
+    ev = kg.evidence[kg.evidence.source == "guidance"]
+    ev = ev.assign(predicate=ev.triplet_id.map(pred))
+    fl = ev[ev.predicate == "first_line_for"]
+    assert len(fl) >= 10
+    assert set(fl.record_id) <= unqualified_first                 # every first_line_for stands on such a row
+    qualified_first = set(g.index[(g.relation == "first_line") & (g.qualifiers.str.strip() != "")])
+    q = ev[ev.record_id.isin(qualified_first)]
+    assert len(q) and (q.predicate == "treated_with").all()       # a qualified first-line row is a treated_with claim
 
 
 # --- facts the benchmarks rely on -----------------------------------------------------------------
