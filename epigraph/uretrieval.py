@@ -27,10 +27,11 @@ __all__ = ['DOC_COLUMNS', 'CATEGORY', 'TREE_VERSION', 'MERGE_THRESHOLD', 'TOP_SH
 # %% ../nbs/11a_uretrieval.ipynb #0170136e
 DOC_COLUMNS = ["doc", "triplet_id", "key"]
 
-def _reference(detail) -> str:
-    "The `reference` of a guideline rule's detail JSON ('' when absent)."
-    try: return str(json.loads(detail).get("reference") or "") if isinstance(detail, str) else ""
+def _recommendation(detail) -> str:
+    "`<guideline> <locator>` of a guidance row's detail JSON (`NICE NG217 6.1.7`; '' when either is absent)."
+    try: d = json.loads(detail) if isinstance(detail, str) else {}
     except ValueError: return ""
+    return f"{d['guideline']} {d['locator']}" if d.get("guideline") and d.get("locator") else ""
 
 def document_graphs(kg) -> pd.DataFrame:
     "One row per (document, triplet) with the evidence key that puts the triplet in the document, sorted."
@@ -49,12 +50,9 @@ def document_graphs(kg) -> pd.DataFrame:
     doc[src == "hpo"] = "hpo:" + e["head"][src == "hpo"].astype(str)
     doc[src == "genes4epilepsy"] = "genes4epilepsy:" + e["head"][src == "genes4epilepsy"].astype(str)
     doc[src.str.startswith("cpic")] = "cpic:" + e["head"][src.str.startswith("cpic")].astype(str)
-    rule = src == "guideline-rules"
-    doc[rule] = "guideline:" + e.loc[rule, "detail"].map(_reference).where(lambda r: r != "",
-                                                                           e.loc[rule, "doc_id"].astype(str))
-    gd = src == "guidance"                       # the guidance file's rows: one document per guideline edition
-    doc[gd] = "guidance:" + e.loc[gd, "detail"].map(_reference).where(lambda r: r != "",
-                                                                      e.loc[gd, "doc_id"].astype(str))
+    gd = src == "guidance"                 # the guidance file's rows: one document per recommendation (its locator)
+    doc[gd] = "guideline:" + e.loc[gd, "detail"].map(_recommendation).where(lambda r: r != "",
+                                                                            e.loc[gd, "doc_id"].astype(str))
     out = pd.DataFrame(dict(doc=doc, triplet_id=e["triplet_id"].astype(str), key=evidence_keys(e)))
     return out.sort_values(DOC_COLUMNS).drop_duplicates(["doc", "triplet_id"]).reset_index(drop=True)
 
