@@ -2,7 +2,8 @@
 """Build the development set of clinicians' free-text questions: data/questions/dev.jsonl.
 
 Every gold answer is read from a source record (HPO phenotype.hpoa / genes_to_phenotype.txt, CPIC SQL dumps,
-Genes4Epilepsy TSV, BC5CDR PubTator CID lines, the curated guideline rules in data/guidance/guideline_rules.csv), never from epigraph's answers.
+Genes4Epilepsy TSV, BC5CDR PubTator CID lines, the guidance table data/guidance/recommendations.csv), never from epigraph's
+answers.
 The phrasings are hand-written below (several per family, in several styles); the entities that fill them are
 drawn deterministically (sorted inputs, fixed seed) from the records. Ids are the knowledge graph's entity ids
 where the graph holds the entity (looked up by id, xref or name in data/build/kg/entities.parquet).
@@ -10,8 +11,11 @@ where the graph holds the entity (looked up by id, xref or name in data/build/kg
 Run:  python scripts/dev_questions.py            (writes data/questions/dev.jsonl)
       python scripts/dev_questions.py --out PATH (writes elsewhere, e.g. to compare with the committed set)
 
-The guideline rules are read with epigraph.adapters.load_guideline_rules (data/guidance/guideline_rules.csv, the
-GUIDELINE_RULES table until issue 15); records keep the name GUIDELINE_RULES:row N (N counts rows from 0).
+The guidance rows (NICE NG217 and CPIC, one row per recommendation with its locator) are read with
+epigraph.guidance.load_guidance; a record names its rows as guidance:<rec_id> (several joined by ';'). Until issue 44
+the treatment, safety and allele questions read a separate rules table (guideline_rules.csv, records
+GUIDELINE_RULES:row N); its rows without a locator are gone, and the questions that rested on them now rest on the
+guidance rows that say the same for the seizure type or population the guideline names (each such gold has a note).
 """
 from __future__ import annotations
 import argparse, json, os, random, re, zipfile
@@ -35,8 +39,11 @@ BRAND_UK = {"valproic acid": "Epilim"}
 ASM = ["carbamazepine", "oxcarbazepine", "phenytoin", "fosphenytoin", "valproic acid", "divalproex sodium", "clobazam",
        "brivaracetam", "lamotrigine", "levetiracetam"]
 # names a clinician might type that no source mentions (checked below against every shared file, HPO and the graph)
-ABSENT_DRUGS = ["tiagabine", "soticlestat", "trofinetide", "retigabine", "ezogabine", "sulthiame", "primidone"]
-ABSENT_DISEASES = ["sunflower syndrome", "hot water epilepsy", "nodding syndrome"]
+# names no source and no graph entity holds (unanswerable_family checks it). Issue 44 brought tiagabine and primidone
+# into the graph (NG217 rows of the guidance table) and "hot water epilepsy" occurs in a source: they are answerable
+# now, so azetukalner, bexicaserin and musicogenic epilepsy (which the same check finds nowhere) took their places.
+ABSENT_DRUGS = ["azetukalner", "soticlestat", "trofinetide", "retigabine", "ezogabine", "sulthiame", "bexicaserin"]
+ABSENT_DISEASES = ["sunflower syndrome", "musicogenic epilepsy", "nodding syndrome"]
 UK = [("generalized", "generalised"), ("Generalized", "Generalised"), ("anemia", "anaemia"), ("Anemia", "Anaemia"),
       ("esophag", "oesophag"), ("Esophag", "Oesophag"), ("pediatric", "paediatric"), ("hematolog", "haematolog"),
       ("Hematolog", "Haematolog"), ("hemorrhag", "haemorrhag"), ("Hemorrhag", "Haemorrhag"), ("edema", "oedema"),
@@ -445,10 +452,12 @@ def drug_ent(name): return {"id": G.named(name), "name": name}
 
 def brand_known(name): return G.knows(BRAND.get(name, name)) or G.knows(BRAND_UK.get(name, "\0"))
 
+def grec(rows) -> str: return ";".join(f"guidance:{r}" for r in rows.rec_id)
+
 def pgx_family(items, rng, cpic, rules, kg_gdi):
     pairs = cpic["pairs"]
     pairs = pairs[pairs.drug_name.isin(ASM)]
-    # 1. allele -> drugs to avoid (guideline rules, contraindicated_with)
+    # 1. allele -> drugs to avoid (guidance rows the graph stores as contraindicated_with: CPIC's HLA rows)
     ci = rules[rules.predicate == "contraindicated_with"]
     ci_pmids = kg_gdi["contra"]
     A = [("pgx-a1", "conversational", "My patient just tested positive for {a}. Which antiseizure medicines should I steer clear of?"),
@@ -460,7 +469,7 @@ def pgx_family(items, rng, cpic, rules, kg_gdi):
         rows = ci[ci.condition == allele]
         items.add("pharmacogenomics", "pgx", tid, style, "list", style_text(style, t.format(a=allele)),
                   [ent(f"CPIC:{allele}", allele)], [drug_ans(d) for d in rows.drug],
-                  source="guideline-rules", record="GUIDELINE_RULES:" + ";".join(f"row {j}" for j in rows.index),
+                  source="guidance", record=grec(rows),
                   pmids=sorted({p for d in rows.drug for p in ci_pmids.get((d, allele), [])}))
     # 2. drug -> genes to test (CPIC level A)
     B = [("pgx-b1", "plain", "Which genes should be tested before starting {d}?"),
@@ -518,8 +527,8 @@ def pgx_family(items, rng, cpic, rules, kg_gdi):
         shown = ABBR[drug] if style == "abbreviation" else BRAND[drug]
         row = ci[(ci.drug == drug) & (ci.condition == allele)]
         items.add("pharmacogenomics", "pgx", tid, style, "yes_no", t.format(a=allele, d=shown),
-                  [ent(f"CPIC:{allele}", allele), drug_ent(drug)], [drug_ans(drug)], yes_no="yes", source="guideline-rules",
-                  record=f"GUIDELINE_RULES:row {row.index[0]}", pmids=ci_pmids.get((drug, allele), []),
+                  [ent(f"CPIC:{allele}", allele), drug_ent(drug)], [drug_ans(drug)], yes_no="yes", source="guidance",
+                  record=grec(row), pmids=ci_pmids.get((drug, allele), []),
                   brand_known=brand_known(drug) if style == "brand" else None)
 
 
@@ -721,7 +730,15 @@ def adverse_family(items, rng, cid, mesh, mention):
                   pmids=[], note="no = no CID relation in BC5CDR" + ("; negated question ('is there no risk'): yes_no is the literal answer" if style == "negation" else ""))
 
 
-# ---------------------------------------------------------------------------------------------------- guideline rules
+# ---------------------------------------------------------------------------------------------------- guidance rows
+def guidance_rows():
+    "The guidance table with the predicate the graph gives each row (epigraph.treatment_sources.guidance_predicate)."
+    from epigraph.guidance import load_guidance, qualifiers_of
+    from epigraph.treatment_sources import guidance_predicate
+    g = load_guidance()
+    return g.assign(predicate=[guidance_predicate(r.relation, r.condition_id.split("|")[0], qualifiers_of(r.qualifiers))
+                               for r in g.itertuples()], tokens=[qualifiers_of(q) for q in g.qualifiers])
+
 def rule_index(rules):
     dis = {"Dravet syndrome": "OMIM:607208", "Lennox-Gastaut syndrome": "OMIM:606369",
            "childhood absence epilepsy": "ORPHA:64280", "tuberous sclerosis complex": "ORPHA:805",
@@ -729,22 +746,48 @@ def rule_index(rules):
     for k, v in dis.items(): assert G.gid(v), k
     return dis
 
-def addon(statement: str) -> bool: return "add-on" in statement
+# the rows that answer a question on a condition: (condition id of the rows, qualifier tokens they must carry, note).
+# Childhood absence epilepsy's avoid rows and TSC's first-line row are on the seizure type NG217 names (absence
+# seizures; infantile spasms due to TSC): the old rules' rows on the syndromes had no locator and were dropped.
+ROWS_FOR = {"Dravet syndrome": ("OMIM:607208", (), None), "Lennox-Gastaut syndrome": ("OMIM:606369", (), None),
+            "childhood absence epilepsy": ("ORPHA:64280", (), None),
+            ("childhood absence epilepsy", "avoid"): ("HP:0002121", (), "NG217 names the drugs to avoid for absence "
+                                                      "seizures (HP:0002121), the seizure type of childhood absence epilepsy"),
+            "tuberous sclerosis complex": ("ORPHA:805", (), None),
+            ("tuberous sclerosis complex", "first"): ("HP:0012469", ("tsc",), "NG217 names vigabatrin first line for "
+                                                      "infantile spasms due to tuberous sclerosis complex (qualifier tsc)")}
+KIND_RELATION = {"first": "first_line", "addon": "adjunctive", "avoid": "avoid"}
+
+def rows_for(rules, kind, cond):
+    "The guidance rows of `kind` (first / addon / avoid) on `cond`, and the note saying which rows stand in."
+    cid, tokens, note = ROWS_FOR.get((cond, kind), ROWS_FOR[cond])
+    r = rules[(rules.relation == KIND_RELATION[kind]) & rules.condition_id.str.split("|").map(lambda c: cid in c)]
+    if kind != "addon": r = r[r.tokens.map(lambda t: t == tokens)]     # add-on rows are all after first line
+    return r, note
+
+def qualified_note(rows):
+    "A note naming the rows given only for part of the population (tokens other than after-first-line)."
+    from epigraph.guidance import qualifier_phrase
+    part = [f"{r.drug}: {', '.join(qualifier_phrase(t) for t in r.tokens if t != 'after-first-line')}"
+            for r in rows.itertuples() if set(r.tokens) - {"after-first-line"}]
+    return ("for part of the population only — " + "; ".join(part)) if part else None
+
+def one_row(rules, drug, cid, relation):
+    "The one guidance row giving `drug` the `relation` on condition id `cid`."
+    row = rules[(rules.drug == drug) & (rules.relation == relation) & rules.condition_id.str.split("|").map(lambda c: cid in c)]
+    assert len(row) == 1, (drug, cid, relation, len(row))
+    return row
+
+def join_notes(*notes): return "; ".join(n for n in notes if n) or None
+
+# the treatment questions of the dev set (their ids come from this order: the list is the one the old rules gave)
+TX_QUESTIONS = [("first", "Dravet syndrome"), ("addon", "Dravet syndrome"), ("avoid", "Dravet syndrome"),
+                ("first", "Lennox-Gastaut syndrome"), ("first", "childhood absence epilepsy"),
+                ("avoid", "childhood absence epilepsy"), ("first", "tuberous sclerosis complex"),
+                ("addon", "tuberous sclerosis complex")]
 
 def treatment_family(items, rules):
     dis = rule_index(rules)
-    fl = rules[rules.predicate == "first_line_for"]
-    ag = rules[rules.predicate == "aggravates"]
-    def rows_rec(rows): return "GUIDELINE_RULES:" + ";".join(f"row {i}" for i in rows.index) + " (" + "; ".join(sorted(set(rows.reference))) + ")"
-    Q = []
-    for cond in ["Dravet syndrome", "Lennox-Gastaut syndrome", "childhood absence epilepsy", "tuberous sclerosis complex"]:
-        first = fl[(fl.condition == cond) & ~fl.statement.map(addon)]
-        tw = rules[rules.predicate == "treated_with"]                 # add-on rules are stored as treated_with
-        add = tw[(tw.condition == cond) & tw.statement.map(addon)]
-        avoid = ag[ag.condition == cond]
-        if len(first): Q.append(("first", cond, first))
-        if len(add): Q.append(("addon", cond, add))
-        if len(avoid): Q.append(("avoid", cond, avoid))
     T = {"first": [("tx-f1", "plain", "What is the first-line treatment for {c}?"),
                    ("tx-f2", "conversational", "I have a 6-year-old newly diagnosed with {c}. What should I start first?"),
                    ("tx-f3", "british", "Which drug is recommended first for {c} in paediatric practice?")],
@@ -753,50 +796,59 @@ def treatment_family(items, rules):
          "avoid": [("tx-v1", "negation", "Which drugs should I not use in {c}?"),
                    ("tx-v2", "typo", "Which antiseizure medicines can make {c} worse?")]}
     cnt = defaultdict(int)
-    for kind, cond, rows in Q:
+    for kind, cond in TX_QUESTIONS:
+        rows, note = rows_for(rules, kind, cond)
+        assert len(rows), (kind, cond)
         tid, style, t = T[kind][cnt[kind] % len(T[kind])]; cnt[kind] += 1
         shown = typo(cond, cnt[kind]) if style == "typo" else cond
         items.add("treatment", "tx", tid, style, "list", style_text(style, t.format(c=shown)), [ent(dis[cond], cond)],
-                  [drug_ans(d) for d in rows.drug], source="guideline-rules", record=rows_rec(rows))
-    # yes/no
-    YN = [("tx-y1", "abbreviation", "Is {d} a good choice in {c}?", "lamotrigine", "Dravet syndrome", "aggravates", "no"),
-          ("tx-y2", "plain", "Is {d} first-line for {c}?", "ethosuximide", "childhood absence epilepsy", "first_line_for", "yes"),
-          ("tx-y3", "brand", "Can {d} worsen {c}?", "carbamazepine", "childhood absence epilepsy", "aggravates", "yes"),
-          ("tx-y4", "plain", "Is {d} first-line for {c}?", "fenfluramine", "Dravet syndrome", "treated_with", "no"),
-          ("tx-y5", "conversational", "My patient with {c} is on {d}. Is that a reasonable first choice?", "valproic acid", "Lennox-Gastaut syndrome", "first_line_for", "yes"),
-          ("tx-y6", "brand", "Should {d} be used in {c}?", "oxcarbazepine", "Dravet syndrome", "aggravates", "no"),
-          ("tx-y7", "lowercase", "is {d} first line for infantile spasms in {c}", "vigabatrin", "tuberous sclerosis complex", "first_line_for", "yes"),
-          ("tx-y8", "conversational", "For my teenager with {c} and refractory focal seizures, is {d} a first-line drug?", "everolimus", "tuberous sclerosis complex", "treated_with", "no")]
-    for tid, style, t, drug, cond, pred, yn in YN:
-        row = rules[(rules.drug == drug) & (rules.condition == cond) & (rules.predicate == pred)]
-        assert len(row) == 1
+                  [drug_ans(d) for d in rows.drug], source="guidance", record=grec(rows),
+                  note=join_notes(note, qualified_note(rows)))
+    # yes/no: (template, style, text, drug, condition, the row's condition id and relation, answer, note)
+    A, IS, TSC = "HP:0002121", "HP:0012469", "tuberous sclerosis complex"
+    YN = [("tx-y1", "abbreviation", "Is {d} a good choice in {c}?", "lamotrigine", "Dravet syndrome", "OMIM:607208", "avoid", "no", None),
+          ("tx-y2", "plain", "Is {d} first-line for {c}?", "ethosuximide", "childhood absence epilepsy", "ORPHA:64280", "first_line", "yes", None),
+          ("tx-y3", "brand", "Can {d} worsen {c}?", "carbamazepine", "childhood absence epilepsy", A, "avoid", "yes", ROWS_FOR[("childhood absence epilepsy", "avoid")][2]),
+          ("tx-y4", "plain", "Is {d} first-line for {c}?", "fenfluramine", "Dravet syndrome", "OMIM:607208", "adjunctive", "no", "the row gives it as an add-on once first-line treatment has failed, not first line"),
+          ("tx-y5", "conversational", "My patient with {c} is on {d}. Is that a reasonable first choice?", "valproic acid", "Lennox-Gastaut syndrome", "OMIM:606369", "first_line", "yes", None),
+          ("tx-y6", "brand", "Should {d} be used in {c}?", "oxcarbazepine", "Dravet syndrome", "OMIM:607208", "avoid", "no", None),
+          ("tx-y7", "lowercase", "is {d} first line for infantile spasms in {c}", "vigabatrin", TSC, IS, "first_line", "yes", ROWS_FOR[(TSC, "first")][2])]
+    for tid, style, t, drug, cond, cid, rel, yn, note in YN:
+        row = one_row(rules, drug, cid, rel) if cid != IS else rows_for(rules, "first", TSC)[0]
         shown = ABBR[drug] if style == "abbreviation" else BRAND[drug] if style == "brand" else drug
-        note = "the rule's statement calls the drug add-on, not first line" if addon(row.statement.iloc[0]) else None
         items.add("treatment", "tx", tid, style, "yes_no", t.format(d=shown, c=cond), [drug_ent(drug), ent(dis[cond], cond)],
-                  [drug_ans(drug)], yes_no=yn, source="guideline-rules", record=rows_rec(row),
-                  brand_known=brand_known(drug) if style == "brand" else None, note=note)
+                  [drug_ans(drug)], yes_no=yn, source="guidance", record=grec(row),
+                  brand_known=brand_known(drug) if style == "brand" else None, note=join_notes(note, qualified_note(row)))
+    # everolimus: no guidance row; the first-line rows for focal seizures (HP:0007359) name other drugs
+    focal = rules[(rules.relation == "first_line") & (rules.condition_id == "HP:0007359") & (rules.qualifiers == "")]
+    assert "everolimus" not in set(rules.drug) and len(focal)
+    items.add("treatment", "tx", "tx-y8", "conversational", "yes_no",
+              f"For my teenager with {TSC} and refractory focal seizures, is everolimus a first-line drug?",
+              [drug_ent("everolimus"), ent(dis[TSC], TSC)], [drug_ans("everolimus")], yes_no="no", source="guidance",
+              record=grec(focal), note="NG217's first-line rows for focal seizures name " + " and ".join(focal.drug)
+                                        + "; the guidance table has no everolimus row")
 
 
 def safety_family(items, rules, cpic, kg_gdi):
     dis = rule_index(rules)
-    S = [("safe-1", "plain", "Is {d} safe for a patient with {c}?", "carbamazepine", "HLA-B*15:02", "contraindicated_with", "no"),
-         ("safe-2", "brand", "Is {d} safe for someone who carries {c}?", "oxcarbazepine", "HLA-B*15:02", "contraindicated_with", "no"),
-         ("safe-3", "abbreviation", "{c} positive — is {d} OK?", "phenytoin", "HLA-B*15:02", "contraindicated_with", "no"),
-         ("safe-4", "conversational", "My patient is {c} positive. Is it safe to start {d}?", "carbamazepine", "HLA-A*31:01", "contraindicated_with", "no"),
-         ("safe-5", "british", "Is {d} safe to prescribe to {c}, given the teratogenicity concerns highlighted in paediatric and obstetric guidance?", "valproic acid", "women of childbearing potential", "contraindicated_with", "no"),
-         ("safe-6", "typo", "Is {d} safe in {c}?", "lamotrigine", "Dravet syndrome", "aggravates", "no"),
-         ("safe-7", "lowercase", "is {d} safe in {c}", "carbamazepine", "childhood absence epilepsy", "aggravates", "no"),
-         ("safe-8", "negation", "Is there no risk in giving {d} to a patient with {c}?", "carbamazepine", "HLA-B*15:02", "contraindicated_with", "no")]
-    for tid, style, t, drug, cond, pred, yn in S:
-        row = rules[(rules.drug == drug) & (rules.condition == cond) & (rules.predicate == pred)]
-        assert len(row) == 1
+    B, W = "CPIC:HLA-B*15:02", "CURATED:women-of-childbearing-potential"
+    S = [("safe-1", "plain", "Is {d} safe for a patient with {c}?", "carbamazepine", "HLA-B*15:02", B, "contraindicated", "no"),
+         ("safe-2", "brand", "Is {d} safe for someone who carries {c}?", "oxcarbazepine", "HLA-B*15:02", B, "contraindicated", "no"),
+         ("safe-3", "abbreviation", "{c} positive — is {d} OK?", "phenytoin", "HLA-B*15:02", B, "contraindicated", "no"),
+         ("safe-4", "conversational", "My patient is {c} positive. Is it safe to start {d}?", "carbamazepine", "HLA-A*31:01", "CPIC:HLA-A*31:01", "avoid", "no"),
+         ("safe-5", "british", "Is {d} safe to prescribe to {c}, given the teratogenicity concerns highlighted in paediatric and obstetric guidance?", "valproic acid", "women of childbearing potential", W, "avoid", "no"),
+         ("safe-6", "typo", "Is {d} safe in {c}?", "lamotrigine", "Dravet syndrome", "OMIM:607208", "avoid", "no"),
+         ("safe-7", "lowercase", "is {d} safe in {c}", "carbamazepine", "childhood absence epilepsy", "HP:0002121", "avoid", "no"),
+         ("safe-8", "negation", "Is there no risk in giving {d} to a patient with {c}?", "carbamazepine", "HLA-B*15:02", B, "contraindicated", "no")]
+    for tid, style, t, drug, cond, cid, rel, yn in S:
+        row = one_row(rules, drug, cid, rel)
         shown = ABBR[drug] if style == "abbreviation" else BRAND[drug] if style == "brand" else typo(drug, 0) if style == "typo" else drug
         cid_ = f"CPIC:{cond}" if cond.startswith("HLA") else dis[cond]
         items.add("safety", "safe", tid, style, "yes_no", style_text(style, t.format(d=shown, c=cond)),
-                  [drug_ent(drug), ent(cid_, cond)], [drug_ans(drug)], yes_no=yn, source="guideline-rules",
-                  record=f"GUIDELINE_RULES:row {row.index[0]} ({row.reference.iloc[0]})",
+                  [drug_ent(drug), ent(cid_, cond)], [drug_ans(drug)], yes_no=yn, source="guidance", record=grec(row),
                   pmids=kg_gdi["contra"].get((drug, cond), []), brand_known=brand_known(drug) if style == "brand" else None,
-                  note="negated question ('is there no risk'): yes_no is the literal answer" if style == "negation" else None)
+                  note=join_notes("negated question ('is there no risk'): yes_no is the literal answer" if style == "negation" else None,
+                                  ROWS_FOR[("childhood absence epilepsy", "avoid")][2] if cid == "HP:0002121" else None))
     # POLG / valproate: CPIC pair with "Testing required"
     p = cpic["pairs"]; r = p[(p.gene_symbol == "POLG") & (p.drug_name == "valproic acid")].iloc[0]
     assert r.pgx_testing == "Testing required"
@@ -805,11 +857,12 @@ def safety_family(items, rules, cpic, kg_gdi):
               record=f"pair_2018.sql:{r.line} (POLG/valproic acid, CPIC level {r.cpic_level}, PGx testing: {r.pgx_testing})",
               note="gold 'no' rests on the pair's 'Testing required' flag, not on a CPIC guideline text")
     # a positive: valproate in Dravet is first-line
-    row = rules[(rules.drug == "valproic acid") & (rules.condition == "Dravet syndrome") & (rules.predicate == "first_line_for")]
+    row = one_row(rules, "valproic acid", "OMIM:607208", "first_line")
     items.add("safety", "safe", "safe-10", "brand", "yes_no", "Sodium-channel blockers are a problem in Dravet syndrome — is Epilim safe to use?",
               [drug_ent("valproic acid"), ent(dis["Dravet syndrome"], "Dravet syndrome")], [drug_ans("valproic acid")], yes_no="yes",
-              source="guideline-rules", record=f"GUIDELINE_RULES:row {row.index[0]} ({row.reference.iloc[0]})",
-              brand_known=brand_known("valproic acid"))
+              source="guidance", record=grec(row), brand_known=brand_known("valproic acid"),
+              note="NG217 Box 2 (guidance:ng217-box2-valproate-under55) restricts starting valproate under 55 to when two "
+                   "specialists agree no other option suits")
 
 
 # --------------------------------------------------------------------------------------------------------- unanswerable
@@ -896,12 +949,15 @@ def unanswerable_family(items, rng, h, dnames, cpic, kg_gdi, cid, mesh, desc, ru
                   record=f"CDR_TrainingSet.PubTator.txt: no CID relation with chemical {mid}; graph: no induces/aggravates triplet from {mid}")
         break
     p = cpic["pairs"]
-    assert not (p.drug_name == "levetiracetam").any() and not (rules.drug == "levetiracetam").any()
+    assert not (p.drug_name == "levetiracetam").any()
+    assert not ((rules.drug == "levetiracetam") & rules.condition_id.str.startswith("CPIC:")).any()
+    assert ("levetiracetam", "HLA-B*15:02") not in kg_gdi["contra"]
     for tid, style, q in [("none-a2", "abbreviation", "Any PGx caution for LEV in an HLA-B*15:02 carrier?"),
                           ("none-a3", "brand", "Is Keppra safe for a patient who carries HLA-B*15:02?")]:
         items.add("unanswerable", "none", tid, style, "yes_no", q, [drug_ent("levetiracetam"), ent("CPIC:HLA-B*15:02", "HLA-B*15:02")], [],
                   abstain=True, source="none", brand_known=brand_known("levetiracetam") if style == "brand" else None,
-                  record="pair_2018.sql: no levetiracetam row; GUIDELINE_RULES: no levetiracetam row; graph: no levetiracetam entity",
+                  record="pair_2018.sql: no levetiracetam row; guidance: no levetiracetam row on an HLA allele; graph: no "
+                         "levetiracetam–HLA-B*15:02 triplet",
                   note="the sources hold no caution for levetiracetam with HLA-B*15:02: the answer says so and cites nothing")
 
 
@@ -918,8 +974,7 @@ def kg_relations():
 
 def main(out: Path = OUT):
     global G
-    from epigraph.adapters import load_guideline_rules
-    rules = load_guideline_rules()
+    rules = guidance_rows()
     G = Graph()
     rng = random.Random(SEED)
     items = Items()
