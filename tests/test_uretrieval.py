@@ -69,7 +69,9 @@ def test_budgets(ui):
     for d in small.params["documents"]:
         rows = ui.doc_rows[ui.names.index(d)]
         doc_ents |= set(ui.gi.ids[ui.gi.head[rows]]) | set(ui.gi.ids[ui.gi.tail[rows]])
-    assert int(small.nodes.entity_id.isin(doc_ents).sum()) >= 3 and len(small.nodes) <= 3 * 3
+    # the top 3 document entities (the Dravet document, NICE NG217 6.1.2, holds only valproate and the syndrome)
+    assert int(small.nodes.entity_id.isin(doc_ents).sum()) == min(3, len(doc_ents)) >= 2
+    assert len(small.nodes) <= 3 * 3
 
 
 def test_tree_on_synthetic_graph(tmp_path):
