@@ -195,7 +195,7 @@ def answer_record(a) -> dict:
     q = a.parsed
     return dict(question=a.question, answer=a.text, choice=a.chosen, cited=a.cited, arm=a.arm, reader=a.reader,
                 reason=a.reason, seconds=round(a.seconds, 3), parse=q.hints() if q is not None else None,
-                linking=q.considered if q is not None else [])
+                linking=q.considered if q is not None else [], groups=a.groups)
 
 def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str = "offline",
               retriever: Retriever|None = None,

@@ -11,13 +11,16 @@ from .schema import CITATION
 from .retrieval import GraphIndex, word_key
 from .question import Question, TARGETS, parse_question, fits_target
 from .manifest import citation
-from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, first_day, TIER_FACTOR,
-                              unverified_rows)
+from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
+                              first_day, TIER_FACTOR, unverified_rows)
+from .treatment_sources import POPULATION_IDS
+from .guidance import HARD_QUALIFIERS, qualifier_phrase, row_fits
 
 # %% auto #0
-__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'GROUPS', 'PREDICATE_GROUP', 'GIVE', 'CAUTION_SAID', 'ONE_VALUED', 'FIRST_LINE',
-           'QUALIFIERS', 'answer_rows', 'ranked', 'onset_sentence', 'fact_line', 'grouped_text', 'abstain',
-           'yes_no_text', 'qualified', 'list_text', 'only', 'dated_text', 'read_free', 'free_reader']
+__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'CAUTION_SAID',
+           'ONE_VALUED', 'FIRST_LINE', 'QUALIFIERS', 'answer_rows', 'ranked', 'onset_sentence', 'fact_line',
+           'for_population', 'treatment_groups', 'grouped_text', 'abstain', 'yes_no_text', 'qualified', 'grouped',
+           'list_text', 'only', 'dated_text', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -125,49 +128,94 @@ def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
 GROUPS = {   # relation -> how its group is introduced; the order is the order of the answer
     "first_line": "First-line treatment for {s}", "adjunctive": "Add-on treatments for {s}",
     "alternative": "Alternatives for {s} when other treatments fail", "treated": "Other treatments reported for {s}",
-    "avoid": "Drugs that may worsen {s}", "contraindicated": "Contraindicated in {s}"}
+    "avoid": "Drugs that may worsen {s}", "contraindicated": "Contraindicated in {s}",
+    "dose_adjust": "Dose advice for {s}", "test_before": "Tests before starting a drug for {s}"}
+GROUP_LEADS = {"avoid": "Drugs to avoid in {s}"}   # for a group of people, which no drug worsens
 PREDICATE_GROUP = {"first_line_for": "first_line", "treated_with": "treated", "aggravates": "avoid",
                    "contraindicated_with": "contraindicated"}
 GIVE = ("first_line", "adjunctive", "alternative", "treated")
+GUIDANCE_MOST = 12    # a guideline's list of drugs is named whole (NG217 names up to ten to avoid in one place)
 
-def _groups(manifest, found: pd.DataFrame) -> dict[str, dict[str, list[int]]]:
-    "group -> answer entity -> its rows in that group (a drug in one 'give' group: its strongest)."
-    out: dict = {g: {} for g in GROUPS}
+def _group_of(manifest, r) -> str|None:
+    return row_relation(manifest.iloc[r.row]) or PREDICATE_GROUP.get(r.predicate)
+
+def for_population(manifest, found: pd.DataFrame, q: Question) -> pd.DataFrame:
+    "The rows whose population fits the question's, those for a population it states standing in for the rest."
+    f = found.assign(group=[_group_of(manifest, r) for r in found.itertuples(index=False)],
+                     pop=[row_population(manifest.iloc[j]) for j in found.row])
+    f = f[[row_fits(p, q.qualifiers, q.age) for p in f["pop"]]]
+    stated = set(q.qualifiers) & set(HARD_QUALIFIERS)
+    if stated and len(f):
+        hit = f["pop"].map(lambda p: bool(set(p) & stated))
+        has = hit.groupby([f.subject, f.group]).transform("any")
+        f = f[hit | ~has]
+    if "after-first-line" in q.qualifiers and (f.group != "first_line").any(): f = f[f.group != "first_line"]
+    return f
+
+# %% ../nbs/12b_focused.ipynb #11e20fba
+def _groups(manifest, found: pd.DataFrame) -> dict[tuple, dict[str, list[int]]]:
+    ("(group, population) -> answer entity -> its rows, in the order of `GROUPS`, the general population first; "
+     "a drug in one give group of a population: its strongest.")
+    out: dict = {}
     for r in found.itertuples(index=False):
-        g = row_relation(manifest.iloc[r.row]) or PREDICATE_GROUP.get(r.predicate)
-        if g in ("dose_adjust", "test_before"): g = "treated"
-        if g in out: out[g].setdefault(r.answer, []).append(r.row)
-    for k, g in enumerate(GIVE):
-        for weaker in GIVE[k + 1:]:
-            for a in set(out[g]) & set(out[weaker]): del out[weaker][a]
-    return out
+        if r.group in GROUPS: out.setdefault((r.group, tuple(r.pop)), {}).setdefault(r.answer, []).append(r.row)
+    for (g, pop), rows_of in out.items():
+        weaker = GIVE[GIVE.index(g) + 1:] if g in GIVE else ()
+        for w in weaker:
+            for a in set(rows_of) & set(out.get((w, pop), {})): del out[(w, pop)][a]
+    order = list(GROUPS)
+    return {k: v for k, v in sorted(out.items(), key=lambda kv: (order.index(kv[0][0]), len(kv[0][1]), kv[0][1]))
+            if v}
 
-def _group_sentence(manifest, lead: str, rows_of: dict[str, list[int]]) -> str:
+def _lead(g: str, pop: tuple, name: str, people: bool = False) -> str:
+    "How a group is introduced; for a group of people (`people`), in their terms and without restating who they are."
+    lead = (GROUP_LEADS.get(g, GROUPS[g]) if people else GROUPS[g]).format(s=name)
+    return lead + (f" ({'; '.join(qualifier_phrase(t) for t in pop)})" if pop and not people else "")
+
+def _group_sentence(manifest, lead: str, rows_of: dict[str, list[int]], most: int = MOST_CLAIMS) -> str:
     "'Lead: A [c], B [c]; and N more in the evidence table.' (strongest-cited first)."
     order = sorted(rows_of, key=lambda a: (-max(TIER_FACTOR.get(manifest.tier.iloc[j], 0.3) for j in rows_of[a]),
                                            -len(rows_of[a]), min(rows_of[a])))
     name = lambda j, a: manifest.head_name.iloc[j] if manifest["head"].iloc[j] == a else manifest.tail_name.iloc[j]
-    named = [f"{_low(str(name(rows_of[a][0], a)))} {cites(manifest, rows_of[a], most=2)}".strip()
-             for a in order[:MOST_CLAIMS]]
-    more = f"; and {len(order) - MOST_CLAIMS} more in the evidence table" if len(order) > MOST_CLAIMS else ""
+    guided = lambda rows: all(manifest.source.iloc[j] == "guidance" for j in rows)
+    cite = lambda rows: only(manifest, rows) if guided(rows) else cites(manifest, rows, most=2)
+    named = [f"{_low(str(name(rows_of[a][0], a)))} {cite(rows_of[a])}".strip() for a in order[:most]]
+    more = f"; and {len(order) - most} more in the evidence table" if len(order) > most else ""
     return f"{lead}: {', '.join(named)}{more}."
 
 # %% ../nbs/12b_focused.ipynb #69561927
+def treatment_groups(manifest, q: Question, ents, found: pd.DataFrame) -> list[dict]:
+    ("The answer's groups as data: subject, relation, population and the drugs named with the keys of their rows "
+     "(the rows themselves under `rows`).")
+    f, out = for_population(manifest, found, q), []
+    layer = {e["entity_id"]: e.get("layer") for e in q.entities}
+    drug = [layer.get(e.entity_id) == "L4" for e in ents]      # "if ethosuximide fails": a drug named, not the subject
+    for k in sorted(set(f.subject.astype(int))):
+        if drug[k] and not all(drug): continue
+        for (g, pop), rows_of in _groups(manifest, f[f.subject == k]).items():
+            out.append(dict(subject=ents[k].entity_id, subject_name=ents[k].name, relation=g, qualifiers=list(pop),
+                            people=ents[k].entity_id in POPULATION_IDS,
+                            answers=[dict(id=a, keys=list(dict.fromkeys(manifest.key.iloc[j] for j in rows)), rows=rows)
+                                     for a, rows in rows_of.items()]))
+    return out
+
 def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
     ("A treatment answer in one cited sentence per relation group of each question entity, first line first; None "
      "for plain groups.")
-    by_subject = {k: {g: rows for g, rows in _groups(manifest, found[found.subject == k]).items() if rows}
-                  for k in sorted(set(found.subject.astype(int)))}
-    if all(set(groups) <= {"treated"} for groups in by_subject.values()): return None
-    first = any("first_line" in groups for groups in by_subject.values())
-    lines = [] if first or not FIRST_LINE.search(q.text) else [
+    groups = treatment_groups(manifest, q, ents, found)
+    if all(g["relation"] == "treated" for g in groups): return None
+    lines = [] if any(g["relation"] == "first_line" for g in groups) or not FIRST_LINE.search(q.text) else [
         f"No source in the evidence graph calls a drug first line for {ents[int(found.subject.iloc[0])].name}."]
-    for k, groups in by_subject.items():     # each group is named after its own subject and cites only its rows
-        for g, rows_of in groups.items():
-            if g == "first_line" and len(rows_of) == 1:
-                (a, rows), = rows_of.items()
-                lines.append(_sentence(fact_sentence(manifest.iloc[rows[0]]), cites(manifest, rows, most=2)))
-            else: lines.append(_group_sentence(manifest, GROUPS[g].format(s=ents[k].name), rows_of))
+    for g in groups:     # each group is named after its own subject and cites only its rows
+        rows_of = {a["id"]: a["rows"] for a in g["answers"]}
+        guided = all(manifest.source.iloc[j] == "guidance" for rows in rows_of.values() for j in rows)
+        if g["relation"] == "first_line" and len(rows_of) == 1:
+            (a, rows), = rows_of.items()
+            lines.append(_sentence(fact_sentence(manifest.iloc[rows[0]]),
+                                   only(manifest, rows) if guided else cites(manifest, rows, most=2)))
+        else: lines.append(_group_sentence(manifest, _lead(g["relation"], tuple(g["qualifiers"]), g["subject_name"],
+                                                          g["people"]),
+                                           rows_of, GUIDANCE_MOST if guided else MOST_CLAIMS))
     return " ".join(lines)
 
 # %% ../nbs/12b_focused.ipynb #3e8394f9
@@ -225,8 +273,13 @@ def qualified(top: pd.DataFrame, q: Question, gi: GraphIndex) -> pd.DataFrame:
     hit = [any(w in gi.names[gi.index[a]].lower() for w in asked) if a in gi.index else False for a in top.answer]
     return pd.concat([top[hit], top[[not h for h in hit]]], ignore_index=True)
 
+def grouped(manifest, q: Question, found: pd.DataFrame) -> bool:
+    "Is the answer given in treatment groups: a treatment question, or a safety question a guideline row answers?"
+    return q.form != "yes_no" and (q.target == "drug" or q.target == "safety" and len(found) > 0
+                                   and manifest.source.iloc[list(found.row)].eq("guidance").any())
+
 def list_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
-    if q.target == "drug" and (text := grouped_text(manifest, q, ents, found)): return text
+    if grouped(manifest, q, found) and (text := grouped_text(manifest, q, ents, found)): return text
     top = qualified(ranked(found, q.target), q, gi)
     lines = [fact_line(manifest, gi, q, ents[int(g.subject)].name, g) for g in top.head(MOST_CLAIMS).itertuples()]
     if q.target == "safety" and lines: lines[0] = "Avoid or use with caution: " + _low(lines[0])
@@ -307,7 +360,10 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
     if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)
     if q.read_as and CITATION.search(text): text += f" ({_cap('; '.join(q.read_as))}.)"   # which disease was asked
-    return dict(text=text, abstained=not CITATION.search(text),
+    groups = treatment_groups(manifest, q, ents, found) if len(found) and grouped(manifest, q, found) else []
+    groups = [dict(g, answers=[{k: v for k, v in a.items() if k != "rows"} | dict(name=gi.names[gi.index[a["id"]]])
+                               for a in g["answers"]]) for g in groups]
+    return dict(text=text, abstained=not CITATION.search(text), groups=groups,
                 rows=sorted(set(found.row)), reason="" if len(found) else "nothing links the question's entities to "
                                                                           "its target")
 
@@ -315,4 +371,5 @@ def free_reader(question, options, manifest, R, parsed=None, verify=True, **_) -
     "The offline reader for a question without options (registered by `epigraph.answer` under 'offline')."
     q = parsed or parse_question(question, R.graph)
     out = read_free(q, manifest, R.graph, verify)
-    return dict(choice=None, text=out["text"], refused=[], reason=out["reason"], reader="offline")
+    return dict(choice=None, text=out["text"], refused=[], reason=out["reason"], reader="offline",
+                groups=out.get("groups", []))

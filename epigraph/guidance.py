@@ -4,16 +4,17 @@
 
 # %% ../nbs/02e_guidance.ipynb #11de5bdd
 from __future__ import annotations
-import re
+import functools, re
 from pathlib import Path
 import pandas as pd
 from .config import get_settings
 from .schema import is_curie
 
 # %% auto #0
-__all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', 'GIVE_RELATIONS', 'CONTRARY', 'relation_agrees',
-           'qualifiers_of', 'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path', 'load_guidance',
-           'contradictions']
+__all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', 'GIVE_RELATIONS', 'POPULATION_WORDS',
+           'HARD_QUALIFIERS', 'OPPOSITE', 'AGE_WORDS', 'CONTRARY', 'relation_agrees', 'qualifiers_of',
+           'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path', 'load_guidance',
+           'stated_population', 'population_spans', 'without_population', 'row_fits', 'guidance_rows', 'contradictions']
 
 # %% ../nbs/02e_guidance.ipynb #6f07e5b5
 RELATIONS = ("first_line", "adjunctive", "alternative", "avoid", "contraindicated", "dose_adjust", "test_before")
@@ -36,7 +37,7 @@ def relation_agrees(relation: str, paraphrase: str) -> bool:
     "True when `paraphrase` uses one of the words that state `relation` (see `RELATION_WORDS`)."
     return any(re.search(p, paraphrase, re.I) for p in RELATION_WORDS.get(relation, ()))
 
-# %% ../nbs/02e_guidance.ipynb #e51f7949
+# %% ../nbs/02e_guidance.ipynb #3ce4c843
 QUALIFIERS = {   # token -> (how an answer says it, words a paraphrase uses for it: a regular expression)
     "childbearing": ("in women and girls able to have children", r"childbearing|able to have children"),
     "new-start": ("starting it for the first time", r"\bnew\b|first time"),
@@ -58,7 +59,7 @@ QUALIFIERS = {   # token -> (how an answer says it, words a paraphrase uses for 
 }
 AGE_BAND = r"age:(?P<lo>\d*)-(?P<hi>\d*)"     # `age:2-` aged 2 or over; `age:-54` under 55
 
-# %% ../nbs/02e_guidance.ipynb #84e7c208
+# %% ../nbs/02e_guidance.ipynb #72b12249
 def qualifiers_of(cell: str) -> tuple[str, ...]:
     "The tokens of a `qualifiers` cell (`tsc;after-first-line` → two; empty → none)."
     return tuple(t.strip() for t in str(cell).split(";") if t.strip())
@@ -133,7 +134,82 @@ def load_guidance(path=None) -> pd.DataFrame:
     pmid = pd.to_numeric(df.pmid.replace("", None)).astype("Int64")
     return df.assign(year=df.year.astype(int), pmid=pmid)
 
-# %% ../nbs/02e_guidance.ipynb #bcf45f9c
+# %% ../nbs/02e_guidance.ipynb #a08bbae5
+POPULATION_WORDS = {   # token -> how a person says it (a regular expression, matched case-insensitively)
+    "childbearing": r"\bchild-?bearing|\b(?:wom[ae]n|girls?|females?|daughters?|mothers?)\b|\bpregnan\w*|"
+                    r"\bcontracepti\w*|\bable to (?:have|bear) (?:children|a baby)|\breproductive age",
+    "other-seizure-types": r"\bother (?:seizure )?types?\b|\bother seizures\b|\bmixed seizures?\b|"
+                           r"\b(?:also|as well as|plus|alongside|together with) (?:has |have |had |gets? |getting )?"
+                           r"(?:other |generali[sz]ed |tonic|myoclonic|focal|convulsive|atonic)",
+    "tsc": r"\btuberous sclerosis\b|\bTSC\b",
+    "not-tsc": r"\b(?:not|n't|without|no|non-?)\s*(?:due to |caused by |related to |from |linked to |with |associated "
+               r"with )?(?:tuberous sclerosis|TSC)\b",
+    "steroid-risk": r"\bsteroids?\b.{0,40}\b(?:risks?|unsuitable|not suitable|contra-?indicat\w*|side[- ]effects?|"
+                    r"intoleran\w*)|\b(?:can'?t|cannot|unable to|shouldn'?t) (?:have|take|be given|get|use) "
+                    r"(?:oral |any )?(?:steroids?|prednisolone)",
+    "community": r"\bat home\b|\bin the community\b|\boutside (?:of )?(?:the )?hospital\b|\bpre-?hospital\b|"
+                 r"\bat school\b|\bparamedics?\b|\bambulance\b",
+    "no-emergency-plan": r"\b(?:no|without an?|hasn'?t got an?|doesn'?t have an?) (?:\w+ )?(?:emergency |care |rescue )"
+                         r"?plan\b",
+    "iv-access": r"\bin hospital\b|\b(?:on|in) the ward\b|\bIV\b|\bintravenous\w*|\bcannula\w*|\bA&E\b|"
+                 r"\bemergency department\b|\bresus\w*",
+    "with-clobazam": r"\b(?:with|on|alongside|plus) clobazam\b",
+    "drug-naive": r"\bnever (?:been on|taken|had|used)\b|\bnot (?:yet )?(?:started|taken|been on)\b|\bnew to\b|"
+                  r"\bnaive\b|\b(?:before|about to|thinking of|considering) (?:starting|start|prescribing|giving)\b",
+    "hla-b-negative": r"HLA-B\*?15:02[- ](?:negative|neg)\b|\bnegative for HLA-B",
+    "after-first-line": r"\bfail\w*|\bdid(?:n'?t| not) work|\bdoes(?:n'?t| not) work|\bnot working\b|"
+                        r"\bhas(?:n'?t| not) worked\b|\bno (?:response|effect)\b|\b(?:un|not |poorly )controlled\b|"
+                        r"\brefractory\b|"
+                        r"\bresistant\b|\bsecond[- ]line\b|\bthird[- ]line\b|\bnext (?:step|option|drug|medicine|line)"
+                        r"|\bwhat (?:next|now|else)\b|\bnot tolerated\b|\bintoleran\w*|\bstill (?:having|has|getting)"
+                        r"\b|\bbreakthrough\b|\badd(?:ed|ing)?\b|\badd-on\b|\badjunct\w*|\bon top of\b",
+}
+HARD_QUALIFIERS = ("childbearing", "other-seizure-types", "tsc", "not-tsc", "steroid-risk", "community",
+                   "no-emergency-plan", "iv-access")
+OPPOSITE = {"tsc": "not-tsc", "not-tsc": "tsc", "community": "iv-access", "iv-access": "community"}
+AGE_WORDS = (r"\b(\d{1,2})[- ](?:year|yr)s?[- ]old\b|\baged? (\d{1,2})\b|\b(?:of|aged) (\d{1,2})(?: years)?\b|"
+             r"\b(\d{1,2}) ?(?:y/?o|yo|years old)\b")
+
+# %% ../nbs/02e_guidance.ipynb #763c780b
+def stated_population(text: str) -> tuple[tuple[str, ...], int|None]:
+    "The population tokens a question states, and the age in years it gives (or None)."
+    found = {t for t, w in POPULATION_WORDS.items() if re.search(w, text, re.I)}
+    if "not-tsc" in found: found.discard("tsc")            # "not due to TSC" names TSC too
+    m = re.search(AGE_WORDS, text, re.I)
+    age = int(next(g for g in m.groups() if g)) if m else None
+    if age is not None and age >= 55: found.discard("childbearing")
+    return tuple(t for t in POPULATION_WORDS if t in found), age
+
+def population_spans(text: str, tokens=HARD_QUALIFIERS) -> list[tuple[int, int]]:
+    "(start, end) of the phrases that say who the patient is (those of `tokens`), in text order."
+    return sorted((m.start(), m.end()) for t in tokens for m in re.finditer(POPULATION_WORDS[t], text, re.I))
+
+def without_population(text: str) -> str:
+    "The text with the words that say who the patient is blanked (they describe the patient, not what is asked)."
+    for a, b in population_spans(text): text = text[:a] + " " * (b - a) + text[b:]
+    return text
+
+def row_fits(tokens, stated, age: int|None) -> bool:
+    "False when the question's population excludes the row's: an opposite token, or an age outside its band."
+    if any(OPPOSITE.get(t) in stated for t in tokens): return False
+    for t in tokens:
+        if age is not None and (m := _age(t)):
+            if (m["lo"] and age < int(m["lo"])) or (m["hi"] and age > int(m["hi"])): return False
+    return True
+
+# %% ../nbs/02e_guidance.ipynb #ab920375
+@functools.lru_cache(maxsize=2)
+def _rows(path: str, stamp: tuple) -> dict:
+    g = load_guidance(path)
+    return {r.rec_id: (r.relation, qualifiers_of(r.qualifiers)) for r in g.itertuples(index=False)}
+
+def guidance_rows(path=None) -> dict[str, tuple[str, tuple[str, ...]]]:
+    "rec_id → (relation, qualifier tokens) of every row of the guidance table."
+    p = Path(path) if path else guidance_path()
+    st = p.stat()
+    return _rows(str(p), (st.st_mtime_ns, st.st_size))
+
+# %% ../nbs/02e_guidance.ipynb #298c9535
 CONTRARY = {("first_line", "adjunctive"), ("first_line", "alternative")} | {
     (give, no) for give in GIVE_RELATIONS for no in ("avoid", "contraindicated")}
 

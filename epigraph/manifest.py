@@ -68,11 +68,18 @@ def cited_date(r) -> str|None:
     return known_date(r.date, getattr(r, "date_precision", "day"), getattr(r, "date_is_estimated", False))
 
 # %% ../nbs/11d_manifest.ipynb #049a7211
+def _given(rows, source, per_edge: int) -> list[int]:
+    ("The evidence rows given for one edge: the first `per_edge`, and every further guideline row (each names its "
+     "own population and relation, so one cannot stand for another).")
+    rows = list(rows)
+    return rows[:per_edge] + [i for i in rows[per_edge:] if source[i] == "guidance"]
+
 def graph_manifest(gi: GraphIndex, edges: pd.DataFrame, per_edge: int = 2) -> pd.DataFrame:
-    "The evidence behind retrieved edges: one manifest row per (edge, evidence row), at most `per_edge` per edge."
+    "The evidence behind retrieved edges: one manifest row per (edge, evidence row), `per_edge` per edge (`_given`)."
     if edges is None or not len(edges): return empty_manifest()
     ev, pos = _evidence_rows(gi)
-    pairs = [(k, i) for k, t in enumerate(edges.triplet_id.tolist()) for i in list(pos.get(t, []))[:per_edge]]
+    src = ev.source.to_numpy()
+    pairs = [(k, i) for k, t in enumerate(edges.triplet_id.tolist()) for i in _given(pos.get(t, []), src, per_edge)]
     if not pairs: return empty_manifest()
     at, rows = zip(*pairs)
     sel = ev.iloc[list(rows)]                                # one lookup for every row, not one per row

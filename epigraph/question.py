@@ -7,18 +7,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, asdict
 import numpy as np, pandas as pd
+from .guidance import without_population
+from .patient import patient_seeds, guidance_population, population_entities, SEIZURE
 from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
 from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
                                      prefix_entities,
-                                     american_spelling, age_entities, _name_words, _is_english)
+                                     american_spelling, age_entities, _name_words, _is_english, HEAD_LAYER,
+                                     head_word)
 
 # %% auto #0
 __all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO',
-           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'RISK', 'BENEFIT', 'TIER_WORDS',
-           'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun', 'question_target', 'parse_as_of',
-           'hpo_branch', 'entity_types', 'fits_target', 'Question', 'last_clause', 'polarity', 'link_question',
-           'disease_words', 'holding_all', 'diseases_for', 'unlinked_diseases', 'answers_target', 'family_members',
-           'choose_subjects', 'parse_question', 'focus_rows']
+           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'EXISTENTIAL', 'NAMED_TARGET',
+           'RISK', 'BENEFIT', 'TIER_WORDS', 'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun',
+           'question_target', 'parse_as_of', 'hpo_branch', 'entity_types', 'fits_target', 'Question', 'last_clause',
+           'polarity', 'link_question', 'disease_words', 'holding_all', 'diseases_for', 'unlinked_diseases',
+           'answers_target', 'family_members', 'choose_subjects', 'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -56,11 +59,12 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
     ("safety", r"\bavoid\w*|\bsteer clear\b|\bstay away\b|\bkeep "
                r"away\b|\bcontra-?indicat\w*|\bsafe(?:ly|ty)?\b|\bunsafe\b|\bdangerous\b|\bharm\w*|\bworsen\w*|"
                r"\baggravat\w*|\bshould(?:n't| not| i not| we not)\b|\bnot (?:be "
-               r")?(?:given|used|prescribed|offered|started|give|use|start)\b"),
+               r")?(?:given|used|prescribed|offered|started|give|use|start)\b|"
+               r"\bnot to (?:give|use|prescribe|offer|start)\b"),
     ("guideline", r"\bguidelines?\b|\bcpic\b|\bpublication\b|\bsupersed\w*|\breplac\w*|\bupdated?\b"),
     ("onset",
      r"\bwhen (?:does|do|did|will|would|is|are|might)\b[^?]*\b(?:start|begin|appear|present|develop|manifest)\w*|"
-              r"\bat what age\b|\bwhat age\b|\bhow old\b|\bonset\b|\bbegin\w*|\bstart\w* "
+              r"\bat what age\b|\bwhat age\b|\bhow old\b|\bonset\b|\bbegin\w*(?! with)|\bstart\w* "
               r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
     ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpassed (?:on|down)\b|\bruns? in (?:the "
@@ -224,6 +228,8 @@ class Question:
     years: list = field(default_factory=list)        # years the question names (a guideline "of 2014")
     considered: list = field(default_factory=list)   # every candidate entity: chosen or not, why, with its score
     read_as: list = field(default_factory=list)      # how a phrase was read as a disease (an answer says so)
+    qualifiers: list = field(default_factory=list)   # the guidance population it states (`02e_guidance` tokens)
+    age: int|None = None                             # the age in years it gives
 
     @property
     def predicates(self) -> tuple: return TARGETS[self.target].predicates if self.target else ()
@@ -245,6 +251,10 @@ def last_clause(text: str) -> str:
     asked = [p for p in parts if p.rstrip().endswith("?")]
     return (asked or parts or [text])[-1].strip()
 
+EXISTENTIAL = re.compile(r"^\W*(?:are|is) there\b", re.I)    # "are there drugs…?" asks for the drugs
+# "LGS: drug of choice?" names what it asks for
+NAMED_TARGET = r"\b(?:%s)(?: of choice)?\W*$" % "|".join(p for _, p in WH_NOUNS)
+
 def _form(text: str, target: str|None) -> str:
     low = text.lower()
     if re.search(r"\b(?:which|what)\b", low) and re.search(r"\b(?:first|earliest|soonest)\b", low) and \
@@ -254,6 +264,8 @@ def _form(text: str, target: str|None) -> str:
     if re.search(r"\bstill (?:current|valid|in force|recommended|in use|the one)\b|\bis it current\b|\bno longer\b|"
                  r"\blast update\w*|\bmost recent\b|\blatest\b", low): return "current"
     last = last_clause(text)
+    if EXISTENTIAL.search(last) or (last.endswith("?") and not YES_NO.search(last) and not WH_WORDS.search(last)
+                                    and re.search(NAMED_TARGET, last, re.I)): return "list"
     if YES_NO.search(last) or (last.endswith("?") and not WH_WORDS.search(last)): return "yes_no"
     if re.search(r"^\s*(?:at what age|when|how old|since when|what age)\b", low): return "when"
     if re.search(r"\b(?:which|what|name|list|give me|tell me)\b", low): return "list"
@@ -329,7 +341,8 @@ def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataF
     "Graph names spelled exactly by a linked span whose entity is another (the NER read 'visual loss' as a MeSH term)."
     from epigraph.retrieval import link_by_names
     names = link_by_names(gi, text)
-    names = names[names.method == "graph name"]
+    headed = [head_word(text[a:b]) in HEAD_LAYER for a, b in zip(names.start, names.end)]
+    names = names[(names.method == "graph name") | ((names.method == "graph synonym") & np.array(headed, dtype=bool))]
     spans, ids = set(zip(seeds.start, seeds.end)), set(seeds.entity_id)
     same = [(a, b) in spans and i not in ids for a, b, i in zip(names.start, names.end, names.entity_id)]
     return names.loc[np.array(same, dtype=bool)]
@@ -414,6 +427,20 @@ def family_members(gi: GraphIndex, seeds: list[dict], target: str) -> list[dict]
     return out
 
 
+# %% ../nbs/11c_question.ipynb #3098a767
+def _by_head_word(gi: GraphIndex, keep: list[dict], layers: dict, out: list) -> tuple[list, list]:
+    ("Where one phrase links entities of two layers, the layer its head word names: '… seizures' a phenotype, "
+     "'… epilepsy' a disease (HEAD_LAYER).")
+    spans: dict = {}
+    for r in keep: spans.setdefault((r["start"], r["end"]), []).append(r)
+    for group in spans.values():
+        want = HEAD_LAYER.get(head_word(group[0]["text"]))
+        if not any(layers.get(r["entity_id"]) == want for r in group): continue
+        for r in [r for r in group if layers.get(r["entity_id"]) != want]:
+            keep.remove(r); out.append(_candidate(r, False, f"the phrase's head word names a {want} entity"))
+    return keep, out
+
+
 # %% ../nbs/11c_question.ipynb #92687bf5
 def _candidate(r, chosen: bool, why: str = "") -> dict:
     return dict(entity_id=r["entity_id"], name=r["name"], text=r["text"], method=r["method"],
@@ -427,6 +454,7 @@ def choose_subjects(gi: GraphIndex, text: str, seeds: pd.DataFrame, target: str|
         if word_key(r["text"]) in GENERIC_NAMES: out.append(_candidate(r, False, "a class word, not a name"))
         elif root and r["entity_id"] == root: out.append(_candidate(r, False, "the kind of answer asked for"))
         else: keep.append(r)
+    keep, out = _by_head_word(gi, keep, layers, out)
     if target in DISEASE_SUBJECT and not keep and (rows := unlinked_diseases(gi, text, seeds)):
         keep = [dict(entity_id=gi.ids[v], name=gi.names[v], text=gi.names[v], start=-1, end=-1,
                      confidence=round(0.5 / len(rows), 3), method="disease for the unlinked words") for v in rows]
@@ -450,9 +478,13 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     text = clean_question(question)
     fixed, seeds, notes = link_question(gi, text)
     ents = _entity_rows(gi, seeds)
-    masked = _masked(fixed, ents)
+    masked = _masked(without_population(fixed), ents)     # who the patient is says nothing of what is asked
     low, target = masked.lower(), question_target(fixed, {e["type"] for e in ents}, masked)
+    inside = patient_seeds(fixed, seeds.start, seeds.end)       # 'due to TSC': who the patient is, not the subject
+    about = [_candidate(r, False, "says who the patient is") for r in seeds.loc[inside].to_dict("records")]
+    seeds = seeds.loc[~inside]
     seeds, considered, chosen_notes = choose_subjects(gi, fixed, seeds, target)
+    considered += about
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
     form = _form(masked, target)
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets
@@ -464,6 +496,9 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  polarity(masked) if form in ("yes_no", "current") else None,
                  sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered,
                  chosen_notes)
+    q.qualifiers, q.age = guidance_population(fixed, q.entities, hpo_branch(gi, SEIZURE))
+    if q.target is None and q.qualifiers: q.target = "drug"    # who a treatment is for: a treatment question
+    q.entities += population_entities(gi, q.target, q.entity_ids, q.qualifiers)
     for k, v in (hints or {}).items():
         if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, "
                                                                   "as_of)")

@@ -10,9 +10,9 @@ import pandas as pd
 from .retrieval import GraphIndex, word_key
 
 # %% auto #0
-__all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'QUESTION_WORDS', 'GENERIC_NAMES', 'MAX_PREFIX_HITS', 'BRITISH',
-           'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'clean_question', 'expand_names', 'correct_typos', 'prefix_entities',
-           'american_spelling', 'age_entities', 'english_words']
+__all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES', 'MAX_PREFIX_HITS',
+           'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'HEAD_LAYER', 'clean_question', 'expand_names',
+           'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities', 'english_words', 'head_word']
 
 # %% ../nbs/11h_question_words.ipynb #d50c59dc
 MAX_QUESTION_CHARS = 2_000   # a long clinical question is a few hundred characters; past this it is not a question
@@ -37,6 +37,13 @@ ABBREVIATIONS = {
     "ZNS": "zonisamide", "ESM": "ethosuximide", "PB": "phenobarbital", "CLB": "clobazam", "CZP": "clonazepam",
     "LCM": "lacosamide", "PER": "perampanel", "GBP": "gabapentin", "PGB": "pregabalin", "VGB": "vigabatrin",
     "RUF": "rufinamide", "STP": "stiripentol", "FFA": "fenfluramine", "CBD": "cannabidiol", "FBM": "felbamate",
+    "ASM": "antiseizure medication", "ASMs": "antiseizure medications", "AED": "antiepileptic drug",
+    "AEDs": "antiepileptic drugs", "GTCS": "generalised tonic-clonic seizures", "GTC": "generalised tonic-clonic",
+    "IGE": "idiopathic generalised epilepsy", "JME": "juvenile myoclonic epilepsy", "JAE": "juvenile absence epilepsy",
+    "CAE": "childhood absence epilepsy", "LGS": "Lennox-Gastaut syndrome", "TSC": "tuberous sclerosis complex",
+    "SeLECTS": "self-limited epilepsy with centrotemporal spikes",
+    "BECTS": "benign epilepsy with centrotemporal spikes", "CSE": "convulsive status epilepticus",
+    "EMAtS": "epilepsy with myoclonic-atonic seizures", "DEE": "developmental and epileptic encephalopathy",
     "PRM": "primidone", "SUL": "sulthiame", "ACTH": "corticotropin"}
 BRANDS = {
     "tegretol": "carbamazepine", "trileptal": "oxcarbazepine", "depakote": "valproic acid", "depakine": "valproic acid",
@@ -48,6 +55,8 @@ BRANDS = {
     "neurontin": "gabapentin", "lyrica": "pregabalin", "klonopin": "clonazepam", "rivotril": "clonazepam",
     "wellbutrin": "bupropion", "zyban": "bupropion", "mysoline": "primidone", "felbatol": "felbamate"}
 
+PLAIN_WORDS = {"absences": "absence seizures", "fits": "seizures"}   # a seizure type in everyday words
+
 def expand_names(text: str) -> tuple[str, list[str]]:
     "The text with abbreviations and brand names replaced by the generic name, and a note of each replacement."
     notes = []
@@ -57,6 +66,7 @@ def expand_names(text: str) -> tuple[str, list[str]]:
         notes.append(f"{m.group()} = {BRANDS[m.group().lower()]}"); return BRANDS[m.group().lower()]
     text = re.sub(r"\b(?:%s)\b" % "|".join(ABBREVIATIONS), abbr, text)
     text = re.sub(r"\b(?:%s)\b" % "|".join(BRANDS), brand, text, flags=re.I)
+    text = re.sub(r"\b(?:%s)\b" % "|".join(PLAIN_WORDS), lambda m: PLAIN_WORDS[m.group().lower()], text, flags=re.I)
     return text, notes
 
 # %% ../nbs/11h_question_words.ipynb #e2a1fe56
@@ -203,4 +213,15 @@ def _is_english(w: str) -> bool:
     stems = {w} | {w[:-len(e)] + x for e in ENDINGS if w.endswith(e) and len(w) > len(e) + 2 for x in ("", "e")}
     stems |= {w[:-3] + "y" for e in ("ies", "ied") if w.endswith(e)}
     return any(x in words for x in stems)
+
+
+# %% ../nbs/11h_question_words.ipynb #3dd983bf
+HEAD_LAYER = {**dict.fromkeys(("seizure", "seizures", "spasm", "spasms", "convulsion", "convulsions", "absences",
+                              "epilepticus"), "L2"),
+              **dict.fromkeys(("epilepsy", "epilepsies", "syndrome", "syndromes", "disease", "encephalopathy"), "L1")}
+
+def head_word(phrase: str) -> str:
+    "The last word of a phrase, lower case: in English the head of a noun phrase ('absence *seizures*')."
+    words = re.findall(r"[A-Za-z]+", phrase)
+    return words[-1].lower() if words else ""
 

@@ -12,15 +12,16 @@ from .schema import CITATION, TIER_TABLE
 from .retrieval import GraphIndex, link_seeds, word_key
 from .question import Question, parse_question
 from .manifest import citation
+from .guidance import guidance_rows, qualifier_phrase
 
 # %% auto #0
 __all__ = ['TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS', 'REGISTRY', 'ASKED_RELATIONS',
            'ADD_ON', 'GUIDANCE_RELATION', 'RELATION_PHRASES', 'DRUG_LAST', 'PMID_NAMED', 'ONSET_IN_TEXT', 'FREE_ORDER',
            'ROLE', 'TASK_CONTEXT', 'ANSWER_SCHEMA', 'question_kind', 'Entity', 'entity_of', 'option_entities',
            'touches', 'unverified_rows', 'asked_relations', 'option_evidence', 'Reading', 'decide', 'row_relation',
-           'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows', 'read_dated', 'onset_term_windows',
-           'question_entities', 'read_offline', 'evidence_lines', 'parse_hints', 'build_prompt', 'read_llm',
-           'checked_citations']
+           'row_population', 'population_words', 'fact_sentence', 'cites', 'write_answer', 'first_day', 'option_rows',
+           'read_dated', 'onset_term_windows', 'question_entities', 'read_offline', 'evidence_lines', 'parse_hints',
+           'build_prompt', 'read_llm', 'checked_citations']
 
 # %% ../nbs/11e_readers.ipynb #17ee57a6
 TIER_FACTOR = {n: t.factor for n, t in TIER_TABLE.items()}    # see schema.TIER_TABLE
@@ -196,6 +197,28 @@ def decide(kind: str, n_options: int, oe: pd.DataFrame, yes_rows: list[int]|None
         return Reading(kind, int(ok.option.iloc[0]), refused, [], "the only option not refused", s)
     return Reading(kind, None, refused, [], "the evidence does not single out one option", s)
 
+# %% ../nbs/11e_readers.ipynb #39e73062
+def _guidance(row) -> tuple|None:
+    "(relation, qualifiers) of a guidance row, looked up in the table by the row's name; None for any other row."
+    return guidance_rows().get(row.record_id) if getattr(row, "source", None) == "guidance" else None
+
+def row_relation(row) -> str|None:
+    "The prescribing relation a row states (a guidance row's, from its table; an add-on), if finer than its predicate."
+    if g := _guidance(row): return g[0]
+    text = str(getattr(row, "text", ""))
+    if m := GUIDANCE_RELATION.match(text): return m["relation"]      # an injected row in a guidance row's form
+    return "adjunctive" if row.predicate == "treated_with" and ADD_ON.search(text) else None
+
+def row_population(row) -> tuple[str, ...]:
+    "The population tokens of a guidance row (notebook `02e_guidance`); () for any other row."
+    return g[1] if (g := _guidance(row)) else ()
+
+def population_words(row) -> str:
+    "' (with other seizure types; …)' for a row for part of its condition's population, else ''."
+    tokens = row_population(row)
+    return f" ({'; '.join(qualifier_phrase(t) for t in tokens)})" if tokens else ""
+
+
 # %% ../nbs/11e_readers.ipynb #2f76d521
 ADD_ON = re.compile(r"\badd-on\b|\badjunct", re.I)     # a treatment row whose own text calls the drug an add-on
 GUIDANCE_RELATION = re.compile(r"^[^:]*\(\d{4}\), (?P<relation>first_line|adjunctive|alternative|avoid|contraindicated|"
@@ -206,30 +229,27 @@ RELATION_PHRASES = {"first_line": "is a first-line treatment for", "adjunctive":
                     "test_before": "needs a test before it is started for"}
 DRUG_LAST = ("treated_with", "pharmacogenomic_recommendation")   # predicates that run from the condition to the drug
 
-def row_relation(row) -> str|None:
-    "The prescribing relation a row's own text states (a guidance row's, an add-on), when finer than its predicate."
-    text = str(getattr(row, "text", ""))
-    if m := GUIDANCE_RELATION.match(text): return m["relation"]
-    return "adjunctive" if row.predicate == "treated_with" and ADD_ON.search(text) else None
-
 def fact_sentence(row) -> str:
     "A manifest row as a plain sentence (no citation), in the row's own relation where its text is more precise."
     if rel := row_relation(row):
         drug, cond = (row.tail_name, row.head_name) if row.predicate in DRUG_LAST else (row.head_name, row.tail_name)
         drug = str(drug)
         genotype = " genotype" if row.predicate == "pharmacogenomic_recommendation" else ""
-        return f"{drug[:1].upper()}{drug[1:]} {RELATION_PHRASES[rel]} {cond}{genotype}"
+        return f"{drug[:1].upper()}{drug[1:]} {RELATION_PHRASES[rel]} {cond}{genotype}{population_words(row)}"
     verb = VERBS.get(row.predicate, str(row.predicate).replace("_", " "))
     head = str(row.head_name)
     return f"{head[:1].upper()}{head[1:]} {verb} {row.tail_name}"
 
 def cites(manifest: pd.DataFrame, rows: list[int], most: int = 3) -> str:
-    "The citations of the given rows and of the other rows stating the same fact, deduplicated, at most `most`."
+    ("The citations of the given rows and of the other rows stating the same fact, deduplicated, at most `most` (a "
+     "guideline row states its own relation for its own population: only a row saying the same is the same fact).")
     seen, out = set(), []
-    facts = list(zip(manifest["head"], manifest.predicate, manifest["tail"]))
+    said = [_guidance(r) for r in manifest.itertuples(index=False)] if "source" in manifest else [None] * len(manifest)
+    facts = list(zip(manifest["head"], manifest.predicate, manifest["tail"], said))
     keys, tiers, dates = manifest.key.tolist(), manifest.tier.tolist(), manifest.date.tolist()
     for j in rows:
-        same = [k for k, f in enumerate(facts) if f == facts[j]] if isinstance(facts[j][1], str) else [j]
+        same = ([k for k, f in enumerate(facts) if f == facts[j] or (f[:3] == facts[j][:3] and facts[j][3] is None)]
+                if isinstance(facts[j][1], str) else [j])
         for k in same:
             if keys[k] not in seen and len(out) < most:
                 seen.add(keys[k]); out.append(citation(keys[k], tiers[k], dates[k]))

@@ -11,10 +11,10 @@ from .adapters import (CLAIM_COLUMNS, CONDITION_FIRST, CURATED_POPULATIONS, clai
                                _json)
 
 # %% auto #0
-__all__ = ['GUIDANCE_SOURCE', 'ASIDE_COLUMNS', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'POPULATION_IDS', 'PEER_SOURCE',
-           'PEER_EXTRACTOR', 'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES', 'guidance_predicate',
-           'guidance_drug_ids', 'guidance_claims', 'guidance_source', 'spelling_variants', 'peer_entity', 'peer_claims',
-           'peer_source']
+__all__ = ['GUIDANCE_SOURCE', 'ASIDE_COLUMNS', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'POPULATION_IDS', 'NAMED_KINDS',
+           'PEER_SOURCE', 'PEER_EXTRACTOR', 'SECONDARY_EXTRACTORS', 'PEER_PREDICATES', 'PEER_TYPES',
+           'guidance_predicate', 'guidance_drug_ids', 'guidance_claims', 'condition_names', 'guidance_source',
+           'spelling_variants', 'peer_entity', 'peer_claims', 'peer_source']
 
 # %% ../nbs/07c_treatment_sources.ipynb #f6b0bc78
 GUIDANCE_SOURCE = "guidance"
@@ -73,8 +73,22 @@ def guidance_claims(g: pd.DataFrame, drug_ids: dict[str, str], pmids_known=()) -
                                                                       reference=f"{r.guideline} ({r.year})"))))
     return claims_frame(pd.DataFrame(rows, columns=CLAIM_COLUMNS)), pd.DataFrame(aside, columns=ASIDE_COLUMNS)
 
+
+# %% ../nbs/07c_treatment_sources.ipynb #256b15e4
+NAMED_KINDS = {"HP": ("L2", "phenotype"), "OMIM": ("L1", "disease"), "ORPHA": ("L1", "disease")}
+
+def condition_names(g: pd.DataFrame) -> pd.DataFrame:
+    ("Proposals that give a condition the name a guideline calls it by ('absence seizures' for HP:0002121), as "
+     "the weakest source, so the name joins its synonyms and nothing else; rows naming several ids give none.")
+    one = g[g.condition_id.map(lambda c: len(condition_ids(c)) == 1)]
+    kind = one.condition_id.map(lambda c: NAMED_KINDS.get(c.split(":", 1)[0]))
+    one, kind = one[kind.notna()], kind[kind.notna()]
+    return proposals_frame(pd.DataFrame(dict(entity_id=one.condition_id, name=one.condition, layer=kind.str[0],
+                                             type=kind.str[1], source=GUIDANCE_SOURCE, priority=99))
+                           .drop_duplicates(["entity_id", "name"]))
+
 def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    "The guidance file as drug proposals (MeSH or CURATED), GUIDELINE claims and the rows set aside."
+    "The guidance file as drug and condition-name proposals, GUIDELINE claims and the rows set aside."
     from epigraph.guidance import load_guidance
     from epigraph.normalise import shared_normaliser
     g = load_guidance()
@@ -83,7 +97,8 @@ def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.D
     props = pd.DataFrame(dict(entity_id=list(ids.values()), name=[label.get(i, d) for d, i in ids.items()],
                               layer="L4", type="drug", source=GUIDANCE_SOURCE, priority=4))
     claims, aside = guidance_claims(g, ids, {int(p) for p in g.pmid.dropna() if int(p) in registry})
-    return proposals_frame(props.drop_duplicates("entity_id")), claims, aside
+    return pd.concat([proposals_frame(props.drop_duplicates("entity_id")), condition_names(g)],
+                     ignore_index=True), claims, aside
 
 # %% ../nbs/07c_treatment_sources.ipynb #881419b5
 PEER_SOURCE, PEER_EXTRACTOR = "epigraph-peer", "epigraph-peer-rule"
