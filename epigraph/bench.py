@@ -15,14 +15,15 @@ from .sources import load_pubmedqa, load_bc5cdr
 from .curated import load_cpic, load_genes4epilepsy, load_epigraph_peer, ANTISEIZURE_WITHOUT_N03
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
 from .lexicon import CURATED_ALIASES
-from .adapters import load_guideline_rules, name_index
+from .guidance import load_guidance, GIVE_RELATIONS
+from .adapters import name_index, drug_and_condition
 from .build import built_kg
 
 # %% auto #0
-__all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'NOT_BUILT', 'WITHHELD', 'HELD_WITH', 'Item', 'split_of', 'item_rng',
-           'register_task', 'task_builder', 'task_names', 'check_items', 'build_task', 'items_frame', 'bench_kg',
-           'loaded', 'triplet_keys', 'visible_triplets', 'triplets_between', 'asm_name_basis', 'antiseizure_drugs',
-           'pick', 'choice_item', 'source_record', 'coverage', 'withholding']
+__all__ = ['TUNE_SHARE', 'TASKS', 'SAME_MOIETY', 'CONDITION_PREFIXES', 'NOT_BUILT', 'WITHHELD', 'HELD_WITH', 'Item', 'split_of',
+           'item_rng', 'register_task', 'task_builder', 'task_names', 'check_items', 'build_task', 'items_frame',
+           'bench_kg', 'loaded', 'triplet_keys', 'visible_triplets', 'triplets_between', 'guidance_named_drugs',
+           'asm_name_basis', 'antiseizure_drugs', 'pick', 'choice_item', 'source_record', 'coverage', 'withholding']
 
 # %% ../nbs/13_bench.ipynb #d30fd965
 TUNE_SHARE = 0.2
@@ -114,9 +115,9 @@ register_task("t1_pubmedqa", "epigraph.tasks:build_pubmedqa",
 register_task("t1_graph_mc", "epigraph.tasks:build_graph_mc",
               "4-option questions from graph facts, distractors of the same type not linked in the graph")
 register_task("t3_precision", "epigraph.tasks:build_precision",
-              "4-option ASM choices from CPIC pairs, genotype rules and gene→syndrome→drug chains")
+              "4-option ASM choices: CPIC pairs, the guidance table's genotype rows, gene→syndrome→drug chains")
 register_task("t4_constraints", "epigraph.tasks:build_constraints",
-              "ASM recommendation under sex/childbearing and genotype constraints from the guideline rules")
+              "ASM recommendation under sex/childbearing and genotype constraints from the guidance table")
 register_task("drug_induced", "epigraph.tasks:build_drug_induced",
               "Does X cause seizures? BC5CDR CID yes items and matched co-mention no items, cite PMIDs")
 register_task("temporal", "epigraph.tasks_time:build_temporal",
@@ -156,18 +157,30 @@ def triplets_between(kg, a: str, b: str) -> list[str]:
 
 # %% ../nbs/13_bench.ipynb #c77f4623
 SAME_MOIETY = {"divalproex sodium": "valproic acid", "fosphenytoin": "phenytoin"}
+CONDITION_PREFIXES = ("OMIM", "ORPHA", "HP")   # a guidance row on a syndrome or a seizure type
 
-def asm_name_basis() -> dict[str, str]:
-    "Lower-cased ASM name → basis, from CPIC, the guideline rules and the lexicon."
+def guidance_named_drugs(kg=None) -> dict[str, str]:
+    "Graph name (lower case) of each drug a guidance row names for or against a syndrome or seizure type → rec_id."
+    kg = kg or bench_kg()
+    g = load_guidance().set_index("rec_id")
+    ev = kg.evidence[kg.evidence.source == "guidance"][["triplet_id", "record_id"]]
+    ev = ev.merge(kg.triplets[["triplet_id", "head", "predicate", "tail"]], on="triplet_id")
+    ev = ev[ev.record_id.map(lambda r: g.relation[r] in GIVE_RELATIONS + ("avoid",))
+            & ev.record_id.map(lambda r: g.condition_id[r].split(":", 1)[0] in CONDITION_PREFIXES)]
+    name = kg.entities.set_index("entity_id").name.str.lower()
+    drug, _ = drug_and_condition(ev)
+    return {name[d]: r for d, r in sorted(zip(drug, ev.record_id), key=lambda p: p[1], reverse=True)}
+
+# %% ../nbs/13_bench.ipynb #9e3b5a61
+def asm_name_basis(kg=None) -> dict[str, str]:
+    "Lower-cased ASM name → basis, from CPIC, the guidance table's rows on syndromes or seizure types, the lexicon."
     cpic = loaded("cpic")
     out = {}
     for name, atcs in zip(cpic["drugs"].name, cpic["drugs"].atc_ids):
         n03 = [a for a in (atcs or []) if a.startswith("N03")]
         if n03: out[name.lower()] = f"CPIC drug table ATC {','.join(n03)}"
     for name, why in ANTISEIZURE_WITHOUT_N03.items(): out.setdefault(name.lower(), f"CPIC antiseizure list: {why}")
-    rules = load_guideline_rules()
-    syndrome_rules = rules[rules.predicate.isin(["first_line_for", "treated_with", "aggravates"])]
-    for name in syndrome_rules.drug: out.setdefault(name.lower(), "guideline rule on an epilepsy syndrome")
+    for name, rec in sorted(guidance_named_drugs(kg).items()): out.setdefault(name, f"guidance row {rec}")
     for alias, target, _, _, why in CURATED_ALIASES:
         if "antiseizure-drug" in why: out.setdefault(target.lower(), f"lexicon: {alias} ({why})")
     return out
@@ -178,7 +191,7 @@ def antiseizure_drugs(kg=None) -> pd.DataFrame:
     ents = kg.entities[kg.entities.layer == "L4"]
     idx = name_index(ents)
     rows = []
-    for name, basis in sorted(asm_name_basis().items()):
+    for name, basis in sorted(asm_name_basis(kg).items()):
         ids = sorted(idx.get(name, set()))
         rows.append(dict(entity_id=ids[0] if len(ids) == 1 else None, name=name, basis=basis,
                          in_pool=len(ids) == 1 and name not in SAME_MOIETY,
@@ -234,10 +247,6 @@ def source_record(source: str, record_id: str):
         p = cpic["pairs"]; hit = p[(p.file == file) & (p.line == int(line))]
         if not len(hit): raise KeyError(f"CPIC has no pair at {record_id}")
         return hit.iloc[0]
-    if source == "guideline-rules":
-        i, rules = int(record_id.split(":")[1]), load_guideline_rules()
-        if not 1 <= i <= len(rules): raise KeyError(f"no guideline rule {i}")
-        return rules.iloc[i - 1]
     if source.startswith("bc5cdr-"):
         d = loaded(source)["documents"].set_index("pmid")
         return d.loc[int(record_id.split(":")[1])]
@@ -247,8 +256,9 @@ def source_record(source: str, record_id: str):
         if not len(hit): raise KeyError(f"Genes4Epilepsy has no row at {record_id}")
         return hit.iloc[0]
     if source == "guidance":
-        from epigraph.guidance import load_guidance
-        return load_guidance().set_index("rec_id").loc[record_id]         # KeyError when the file has no such row
+        g = load_guidance().set_index("rec_id")
+        if record_id not in g.index: raise KeyError(f"the guidance table has no row {record_id!r}")
+        return g.loc[record_id]
     if source == "epigraph-peer":
         file, line = record_id.rsplit(":", 1)
         t = loaded("epigraph-peer")["triplets"]; hit = t[(t.file == file) & (t.line == int(line))]
@@ -258,17 +268,22 @@ def source_record(source: str, record_id: str):
 
 # %% ../nbs/13_bench.ipynb #86f19e54
 NOT_BUILT = [
-    ("t3_precision", "avoid: childhood absence epilepsy genes → carbamazepine", "the rules name one drug for the "
-                                                                                "syndrome; three safe distractors are "
-                                                                                "needed"),
+    ("t3_precision", "avoid: a seizure type's genes → drug to avoid",
+     "the guidance table's avoid rows on absence, tonic or atonic seizures are on HPO seizure types, which no gene "
+     "chain reaches"),
     ("t3_precision", "avoid: POLG/valproate, CYP2C9/phenytoin, CYP2C19",
-     "CPIC's pair table gives a level and a testing flag, no avoidance; the CYP2C9 advice is a dose change — asked as "
-     "pgx_pair instead"),
+     "CPIC's pair table gives a level and a testing flag, no avoidance; the CPIC phenytoin guideline's CYP2C9 advice "
+     "is a dose change — asked as pgx_pair instead"),
     ("t3_precision", "recommend for a genotype alone", "CPIC says 'use an alternative' without naming a drug"),
-    ("t4_constraints", "age constraint", "no guideline rule is conditioned on age"),
-    ("t4_constraints", "comedication constraint", "no guideline rule names an interacting drug"),
-    ("t4_constraints", "woman able to become pregnant with Lennox-Gastaut syndrome", "valproate is the only drug the "
-                                                                                     "rules name for it"),
+    ("t3_precision", "recommend a drug the table also advises against",
+     "lamotrigine in Lennox-Gastaut syndrome has an add-on row and an avoid row"),
+    ("t4_constraints", "age constraint",
+     "the table's age bands are on add-on rows and on valproate for anyone under 55 (no condition id); T4 patients "
+     "have no age, so that row applies to all"),
+    ("t4_constraints", "comedication constraint",
+     "the table's one comedication token (with-clobazam) is on add-on rows; T4 asks for a first-line drug"),
+    ("t4_constraints", "Dravet or Lennox-Gastaut syndrome",
+     "valproate is the only first-line drug the table names for them, and the under-55 row advises against it"),
     ("temporal", "gene dropped from Genes4Epilepsy", "no release drops a gene"),
 ]
 

@@ -11,14 +11,16 @@ from .schema import CURATED_TIERS
 from .sources import epilepsy_subset, epilepsy_mention_ids
 from .curated import antiseizure_pairs
 from .lexicon import CURATED_ALIASES
-from .adapters import load_guideline_rules, drug_and_condition
+from .guidance import load_guidance, qualifiers_of, qualifier_phrase, GIVE_RELATIONS
+from .adapters import drug_and_condition
 from .bench import (Item, item_rng, bench_kg, loaded, triplet_keys, triplets_between, antiseizure_drugs,
                             pick, choice_item, visible_triplets)
 
 # %% auto #0
-__all__ = ['YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'NAMED_FOR', 'PATIENTS', 'build_pubmedqa', 'seizure_disease_ids',
-           'gene_disease_items', 'disease_phenotype_items', 'syndrome_treatment_items', 'drug_event_items',
-           'build_graph_mc', 'named_for', 'genotype_avoid_items', 'chain_items', 'pgx_pair_items', 'build_precision',
+__all__ = ['YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'HARM_RELATIONS', 'STATED', 'ROLE', 'PATIENTS', 'NAIVE',
+           'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items', 'disease_phenotype_items',
+           'syndrome_treatment_items', 'drug_event_items', 'build_graph_mc', 'guidance_edges', 'everyone_harms',
+           'named_for', 'genotype_avoid_items', 'chain_items', 'pgx_pair_items', 'build_precision', 'advised_against',
            'build_constraints', 'build_drug_induced']
 
 # %% ../nbs/13c_tasks.ipynb #df0ce1b9
@@ -179,64 +181,78 @@ def build_graph_mc(seed: int = 0, n_per_kind: int = 40, kg=None) -> list[Item]:
             + syndrome_treatment_items(kg, seed, n_per_kind) + drug_event_items(kg, seed, n_per_kind))
 
 # %% ../nbs/13c_tasks.ipynb #c86d820c
-def _rule_edges(kg) -> pd.DataFrame:
-    "Helps/harms edges of the guideline rules (GUIDELINE or GOLD tier): drug, predicate, condition, triplet id."
-    t = visible_triplets(kg)
-    r = t[t.sources.map(lambda s: "guideline-rules" in s) & t.tier.isin(CURATED_TIERS)]
+HARM_RELATIONS = ("avoid", "contraindicated")     # guidance relations that advise against a drug
+
+def guidance_edges(kg) -> pd.DataFrame:
+    ("The guidance table's give and harm rows as the graph holds them (visible, GUIDELINE or GOLD tier), one per row "
+     "and condition id: rec_id, drug, relation, qualifiers, condition, predicate, triplet id.")
+    t = visible_triplets(kg); t = t[t.tier.isin(CURATED_TIERS)].set_index("triplet_id")
+    ev = kg.evidence[(kg.evidence.source == "guidance") & kg.evidence.triplet_id.isin(t.index)]
+    g = load_guidance().set_index("rec_id").loc[ev.record_id]
+    keep = g.relation.isin(GIVE_RELATIONS + HARM_RELATIONS).to_numpy()
+    ev, g = ev[keep], g[keep]
+    r = t.loc[ev.triplet_id].reset_index()
     drug, cond = drug_and_condition(r)
-    return pd.DataFrame(dict(drug=drug, predicate=r.predicate.to_numpy(), condition=cond,
-                             triplet_id=r.triplet_id.to_numpy()))
+    return pd.DataFrame(dict(rec_id=ev.record_id.to_numpy(), drug=drug, relation=g.relation.to_numpy(),
+                             qualifiers=[qualifiers_of(q) for q in g.qualifiers], condition=cond,
+                             predicate=r.predicate.to_numpy(), triplet_id=r.triplet_id.to_numpy())
+                        ).sort_values(["condition", "drug", "rec_id"], ignore_index=True)
+
+def everyone_harms(kg) -> pd.DataFrame:
+    ("Harm rows with no condition_id (a population the graph has no entity for, e.g. valproate for anyone under 55 "
+     "starting it): rec_id, drug id (by the graph's id for the same drug name in other rows), qualifiers.")
+    e, g = guidance_edges(kg), load_guidance()
+    ids = dict(zip(g.set_index("rec_id").drug[e.rec_id], e.drug))
+    h = g[g.relation.isin(HARM_RELATIONS) & (g.condition_id.str.strip() == "") & g.drug.isin(ids)]
+    return pd.DataFrame(dict(rec_id=h.rec_id.to_numpy(), drug=h.drug.map(ids).to_numpy(),
+                             qualifiers=[qualifiers_of(q) for q in h.qualifiers]))
 
 def _asm_pool(kg) -> list[str]:
     a = antiseizure_drugs(kg)
     return sorted(a[a.in_pool].entity_id)
 
+# %% ../nbs/13c_tasks.ipynb #4a7d1e02
 def _label(kg) -> Callable:
     name = kg.entities.set_index("entity_id").name
     return lambda i: str(name[i]).lower() if str(name[i]).istitle() else str(name[i])
 
-def _rule_provenance(kg, triplet_id) -> dict:
-    ev = kg.evidence[(kg.evidence.triplet_id == triplet_id) & (kg.evidence.source == "guideline-rules")].iloc[0]
-    return dict(source=ev.source, record_id=ev.record_id, triplet_ids=[triplet_id])
-
-NAMED_FOR = ("first_line_for", "treated_with")     # rule relations that name a drug for a syndrome (first line, add-on)
+def _guidance_provenance(rec_id: str, triplet_id: str) -> dict:
+    return dict(source="guidance", record_id=rec_id, triplet_ids=[triplet_id])
 
 def named_for(kg) -> dict[str, set[str]]:
-    "Syndrome → ASMs a guideline rule names for it: the first-line or add-on drug and any ASM its statement names."
-    a = antiseizure_drugs(kg); a = a[a.entity_id.notna()]
-    names = {n: i for n, i in zip(a.name, a.entity_id)}
-    names.update({alias.lower(): names[target.lower()] for alias, target, *_ in CURATED_ALIASES
-                  if target.lower() in names and len(alias) > 3})
-    ev = kg.evidence[kg.evidence.source == "guideline-rules"]
-    t = visible_triplets(kg).set_index("triplet_id")
-    ev = ev[ev.triplet_id.isin(t.index)]
-    r = t.loc[ev.triplet_id]
-    statements, out = load_guideline_rules().statement.tolist(), {}
-    for rec, pred, drug, syndrome in zip(ev.record_id, r.predicate, *drug_and_condition(r)):
-        if pred not in NAMED_FOR: continue
-        text = statements[int(rec.split(":")[1]) - 1].lower()
-        out.setdefault(syndrome, set()).update({drug} | {i for n, i in names.items()
-                                                         if re.search(rf"\b{re.escape(n)}\b", text)})
-    return out
+    "Condition → drugs a guidance row names for it (first line, add-on or alternative, for any population)."
+    e = guidance_edges(kg)
+    return {c: set(d.drug) for c, d in e[e.relation.isin(GIVE_RELATIONS)].groupby("condition")}
 
 # %% ../nbs/13c_tasks.ipynb #d19c8198
+STATED = {   # a qualifier token -> how a question states it of its patient (rows with any other token: not asked)
+    "drug-naive": "has never taken an antiseizure medication", "hla-b-negative": "does not carry HLA-B*15:02",
+    "alternatives-available": "has other suitable medicines available"}
+
+def _stated(tokens) -> str|None:
+    "The patient's description for a row's qualifiers ('' when none), or None when one of them cannot be stated."
+    if any(t not in STATED for t in tokens): return None
+    return "".join(f" and {STATED[t]}" for t in tokens if t != "drug-naive")
+
 def genotype_avoid_items(kg, seed, variants: int = 3) -> list[Item]:
-    rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
+    rules, pool, label = guidance_edges(kg), _asm_pool(kg), _label(kg)
     E = kg.entities.set_index("entity_id")
-    geno = rules[(rules.predicate == "contraindicated_with")
-                 & rules.condition.map(lambda c: E.type.get(c) == "variant")]
+    geno = rules[rules.relation.isin(HARM_RELATIONS) & rules.condition.map(lambda c: E.type.get(c) == "variant")]
+    anyone = set(everyone_harms(kg).drug)      # not safe as a wrong answer to "should not be started" for a new start
     out = []
-    for r in geno.sort_values(["condition", "drug"]).itertuples():
-        bad = set(geno[geno.condition == r.condition].drug)
+    for r in geno[geno.drug.isin(pool)].sort_values(["condition", "drug"]).itertuples():
+        bad, extra = set(geno[geno.condition == r.condition].drug), _stated(r.qualifiers)
+        if extra is None: continue
         for v in range(variants):
             rng = item_rng(seed, "avoid", r.condition, r.drug, v)
-            d = pick(rng, [p for p in pool if p not in bad], 3)
-            q = (f"A patient who has not taken it before carries {E.name[r.condition]}. "
+            d = pick(rng, [p for p in pool if p not in bad | anyone], 3)
+            q = (f"A patient who carries {E.name[r.condition]}{extra} has never taken an antiseizure medication. "
                  "Which of these antiseizure medications should not be started?")
             it = choice_item("t3_precision", "avoid", (r.condition, r.drug, v), q, r.drug, d, label, rng,
-                             triplet_keys(kg, [r.triplet_id]), _rule_provenance(kg, r.triplet_id),
+                             triplet_keys(kg, [r.triplet_id]), _guidance_provenance(r.rec_id, r.triplet_id),
                              dict(group=f"t3|avoid|{r.condition}|{r.drug}", genotype=E.name[r.condition], variant=v,
-                                  basis="guideline rule contraindicated_with"), contraindicated=bad)
+                                  population=list(r.qualifiers), basis=f"guidance {r.relation}"),
+                             contraindicated=bad)
             out.append(it)
     return out
 
@@ -246,37 +262,48 @@ def _syndrome_genes(kg, syndromes) -> pd.DataFrame:
     out = pd.DataFrame(dict(syndrome=cg["head"], gene=cg["tail"], triplet_id=cg.triplet_id))
     return out.sort_values(["syndrome", "gene"])
 
+# %% ../nbs/13c_tasks.ipynb #5c2e9b17
+ROLE = {"first_line": "as a first-line treatment", "adjunctive": "as an add-on treatment",
+        "alternative": "as an alternative treatment"}
+
+def _role(r) -> str:
+    "How a recommend question names the row's relation and population (its qualifiers, as the guidance phrases them)."
+    who = ", ".join(qualifier_phrase(t) for t in r.qualifiers)
+    return f" {ROLE[r.relation]}" + (f" ({who})" if who else "")
+
 # %% ../nbs/13c_tasks.ipynb #b510a841
 def chain_items(kg, seed, kind: str) -> list[Item]:
-    "avoid: gene → syndrome → aggravating drug; recommend: gene → syndrome → drug the rules name for it."
-    rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
+    "avoid: gene → syndrome → a drug the guidance advises against; recommend: → a drug a guidance row names for it."
+    rules, pool, label = guidance_edges(kg), _asm_pool(kg), _label(kg)
     E = kg.entities.set_index("entity_id")
-    helps = rules[rules.predicate.isin(NAMED_FOR)]; harms = rules[rules.predicate == "aggravates"]
-    target = harms if kind == "avoid" else helps
-    named = named_for(kg)
+    rules = rules[rules.drug.isin(pool)].assign(order=lambda d: d.relation.map({k: i for i, k in enumerate(ROLE)}))
+    helps = rules[rules.relation.isin(GIVE_RELATIONS)].sort_values(["order", "rec_id"]).drop_duplicates(
+        ["condition", "drug"])       # one item per drug: its first-line row before its add-on or alternative rows
+    harms = rules[(rules.predicate == "aggravates") & (rules.qualifiers.map(len) == 0)]
+    target, named, anyone = harms if kind == "avoid" else helps, named_for(kg), set(everyone_harms(kg).drug)
     out = []
     for sg in _syndrome_genes(kg, target.condition).itertuples():
         good = named.get(sg.syndrome, set()); bad = set(harms[harms.condition == sg.syndrome].drug)
         for r in target[target.condition == sg.syndrome].sort_values("drug").itertuples():
+            if kind == "recommend" and r.drug in bad: continue   # named for it and advised against: not asked
             rng = item_rng(seed, kind, sg.gene, r.drug)
-            if kind == "avoid":   # distractors: drugs the rules name for this syndrome (safe by sources, in practice)
-                d = pick(rng, good - bad, 3)
+            if kind == "avoid":   # distractors: drugs a row names for this syndrome and none advises against for all
+                d = pick(rng, good - bad - anyone, 3)
                 q = (f"A child with a pathogenic {E.name[sg.gene]} variant has {E.name[sg.syndrome]}. "
                      "Which of these antiseizure medications should be avoided?")
-            else:                 # distractors: the syndrome's aggravating drugs, then ASMs the rules do not name
+            else:                 # distractors: the syndrome's aggravating drugs, then ASMs no row names for it
                 neutral = [p for p in pool if p not in good | bad]
                 k = min(len(bad), max(3 - len(neutral), int(rng.integers(1, 3))))
                 d = pick(rng, bad, k) + pick(rng, neutral, 3 - k)
                 q = (f"A patient with a pathogenic {E.name[sg.gene]} variant has {E.name[sg.syndrome]}. Which of these "
-                     f"antiseizure medications does the guideline name for {E.name[sg.syndrome]}?")
+                     f"antiseizure medications does the guideline name for {E.name[sg.syndrome]}{_role(r)}?")
             if len(d) < 3: continue
             keys = triplet_keys(kg, [sg.triplet_id, r.triplet_id])
             out.append(choice_item("t3_precision", kind, (sg.gene, sg.syndrome, r.drug), q, r.drug, d, label, rng, keys,
-                                   _rule_provenance(kg, r.triplet_id),
+                                   _guidance_provenance(r.rec_id, r.triplet_id),
                                    dict(group=f"t3|{kind}|{sg.gene}|{sg.syndrome}|{r.drug}",
-                                        chain=[sg.gene, sg.syndrome, r.drug],
-                                        chain_triplets=[sg.triplet_id, r.triplet_id], basis="guideline rule "
-                                                                                            f"{r.predicate}"),
+                                        chain=[sg.gene, sg.syndrome, r.drug], population=list(r.qualifiers),
+                                        chain_triplets=[sg.triplet_id, r.triplet_id], basis=f"guidance {r.relation}"),
                                    contraindicated=bad))
     return out
 
@@ -306,57 +333,74 @@ def pgx_pair_items(kg, seed, variants: int = 2) -> list[Item]:
     return out
 
 def build_precision(seed: int = 0, kg=None) -> list[Item]:
-    "T3: avoid (genotype rules, gene→syndrome→aggravating drug), recommend (gene→syndrome→named drug), CPIC pairs"
+    "T3: avoid (guidance genotype rows, gene→syndrome→drug advised against), recommend (→ named drug), CPIC pairs"
     kg = kg or bench_kg()
     return (genotype_avoid_items(kg, seed) + chain_items(kg, seed, "avoid") + chain_items(kg, seed, "recommend")
             + pgx_pair_items(kg, seed))
 
 # %% ../nbs/13c_tasks.ipynb #67d9a957
-PATIENTS = [  # (key, text, condition entity whose contraindications apply or None)
-    ("male", "A man", None),
-    ("female-childbearing", "A woman who is able to become pregnant", "CURATED:women-of-childbearing-potential"),
-    ("female-not-childbearing", "A woman who cannot become pregnant", None)]
+PATIENTS = [  # (key, text, the population entity whose rows apply or None, the qualifier tokens the text states)
+    ("male", "A man", None, ()),
+    ("female-childbearing", "A woman who is able to become pregnant", "CURATED:women-of-childbearing-potential",
+     ("childbearing",)),
+    ("female-not-childbearing", "A woman who cannot become pregnant", None, ())]
+NAIVE = ("drug-naive", "new-start")   # every T4 patient has never taken an antiseizure medication: a first choice
 
 def _genotypes(kg) -> list[tuple[str|None, str]]:
     E = kg.entities.set_index("entity_id")
-    r = _rule_edges(kg)
-    ids = sorted({c for c in r.condition if E.type.get(c) == "variant"})
+    r = guidance_edges(kg)
+    ids = sorted({c for c in r[r.relation.isin(HARM_RELATIONS)].condition if E.type.get(c) == "variant"})
     return [(None, "")] + [(i, f" and carries {E.name[i]}") for i in ids]
+
+def advised_against(rows: pd.DataFrame, conds: set, stated) -> pd.DataFrame:
+    ("The harm rows that may apply to a patient with `conds` who states the qualifier tokens `stated`: those on one of "
+     "the conditions or on none (a population with no condition id); a row whose qualifiers the patient does not "
+     "state is kept (it may apply: no patient has an age), its unstated tokens listed in `unstated`.")
+    h = rows[rows.relation.isin(HARM_RELATIONS) & (rows.condition.isin(conds) | rows.condition.isna())]
+    return h.assign(unstated=[[t for t in q if t not in stated] for q in h.qualifiers])
+
+def _safety_keys(kg, rows: pd.DataFrame) -> list[str]:
+    "Evidence keys of harm rows: their triplets' keys, and `guidance:<rec_id>` for a row the graph has no claim for."
+    return sorted(set(triplet_keys(kg, rows.triplet_id.dropna())) | {f"guidance:{r}" for r in
+                                                                      rows.rec_id[rows.triplet_id.isna()]})
 
 # %% ../nbs/13c_tasks.ipynb #3397819a
 def build_constraints(seed: int = 0, kg=None) -> list[Item]:
-    "T4: recommend an ASM for a syndrome under sex/childbearing and genotype constraints (guideline rules)."
+    "T4: recommend a first-line ASM under sex/childbearing and genotype constraints (the guidance table's rows)."
     kg = kg or bench_kg()
-    rules, pool, label = _rule_edges(kg), _asm_pool(kg), _label(kg)
+    rules, pool, label = guidance_edges(kg), _asm_pool(kg), _label(kg)
+    rules = pd.concat([rules, everyone_harms(kg).assign(relation="avoid", condition=None)], ignore_index=True)
     E = kg.entities.set_index("entity_id")
-    helps = rules[rules.predicate == "first_line_for"]
-    harms = rules[rules.predicate.isin(["aggravates", "contraindicated_with"])]
+    helps = rules[(rules.predicate == "first_line_for") & rules.drug.isin(pool)]    # unqualified first-line rows
     named_all = named_for(kg)
     out = []
     for s in sorted(set(helps.condition)):
         golds, named = set(helps[helps.condition == s].drug), named_all.get(s, set())
-        for pkey, ptext, pcond in PATIENTS:
+        for pkey, ptext, pcond, says in PATIENTS:
             for gid, gtext in _genotypes(kg):
-                conds = {s} | {c for c in (pcond, gid) if c}
-                bad = set(harms[harms.condition.isin(conds)].drug)
+                against = advised_against(rules, {s} | {c for c in (pcond, gid) if c}, says + NAIVE)
+                bad = set(against.drug)
                 for gold in sorted(golds - bad):
                     rng = item_rng(seed, "t4", s, pkey, gid, gold)
-                    traps = sorted(bad)
-                    neutral = [p for p in pool if p not in named | bad]
+                    traps, neutral = sorted(bad & set(pool)), [p for p in pool if p not in named | bad]
                     k = min(len(traps), max(3 - len(neutral), 2))
                     d = pick(rng, traps, k) + pick(rng, neutral, 3 - k)
                     if len(d) < 3: continue
-                    g_tid = helps[(helps.condition == s) & (helps.drug == gold)].triplet_id.iloc[0]
-                    safety = harms[harms.condition.isin(conds) & harms.drug.isin(d)].triplet_id.tolist()
-                    q = (f"{ptext} has {E.name[s]}{gtext}. Which of these antiseizure medications does the guideline "
-                         f"name for {E.name[s]} that is not advised against for this patient?")
+                    g = helps[(helps.condition == s) & (helps.drug == gold)].iloc[0]
+                    safety = against[against.drug.isin(d)]
+                    q = (f"{ptext} has {E.name[s]}{gtext} and has never taken an antiseizure medication. Which of "
+                         f"these antiseizure medications does the guideline name as a first-line treatment for "
+                         f"{E.name[s]} that is not advised against for this patient?")
                     out.append(choice_item("t4_constraints", "recommend", (s, pkey, gid, gold), q, gold, d, label, rng,
-                                           triplet_keys(kg, [g_tid]), _rule_provenance(kg, g_tid),
+                                           triplet_keys(kg, [g.triplet_id]),
+                                           _guidance_provenance(g.rec_id, g.triplet_id),
                                            dict(group=f"t4|{s}|{pkey}|{gid}", constraints=dict(
                                                     syndrome=s, patient=pkey, genotype=gid, age=None, comedication=None,
-                                                    childbearing_potential=pkey == "female-childbearing"),
-                                                rule_triplets=[g_tid] + safety,
-                                                safety_evidence=triplet_keys(kg, safety) if safety else []),
+                                                    childbearing_potential=pkey == "female-childbearing",
+                                                    drug_naive=True,
+                                                    rows_against={r.rec_id: r.unstated for r in against.itertuples()}),
+                                                rule_triplets=[g.triplet_id] + safety.triplet_id.dropna().tolist(),
+                                                safety_evidence=_safety_keys(kg, safety)),
                                            contraindicated=bad))
     return out
 
