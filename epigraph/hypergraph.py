@@ -17,12 +17,12 @@ from .retrieval import (PARAMS, Retrieved, GraphIndex, Retriever, NODE_COLUMNS, 
 from .pprpcst import seed_indices, personalized_pagerank
 
 # %% auto #0
-__all__ = ['HYPEREDGE_COLUMNS', 'TIER_ORDER', 'CPIC_SOURCES', 'PHENOTYPE_CATEGORY', 'EVIDENCE_CODES', 'CONSTRAINT_PATTERNS',
-           'ACTION_PATTERNS', 'ROLE_OF_LAYER', 'HYPERGRAPH_VERSION', 'LIST_COLUMNS', 'DEFAULT_WEIGHTS', 'MAX_POOL',
-           'date_text', 'best_tier', 'cpic_context', 'cpic_hyperedges', 'hpo_term_names', 'hpo_hyperedges',
-           'rule_constraints', 'guideline_hyperedges', 'code_version', 'graph_key', 'HyperedgeEncoder',
-           'build_hyperedges', 'HypergraphIndex', 'hypergraph_index', 'minmax', 'seed_neighbourhood',
-           'score_hyperedges', 'mmr_select', 'hyperedge_line', 'retrieve_hypergraph', 'hypergraph_retriever']
+__all__ = ['HYPEREDGE_COLUMNS', 'TIER_ORDER', 'CPIC_SOURCES', 'PHENOTYPE_CATEGORY', 'EVIDENCE_CODES', 'ACTION_OF_RELATION',
+           'ROLE_OF_LAYER', 'HYPERGRAPH_VERSION', 'LIST_COLUMNS', 'DEFAULT_WEIGHTS', 'MAX_POOL', 'date_text',
+           'best_tier', 'cpic_context', 'cpic_hyperedges', 'hpo_term_names', 'hpo_hyperedges', 'statements',
+           'populations', 'guideline_hyperedges', 'code_version', 'graph_key', 'HyperedgeEncoder', 'build_hyperedges',
+           'HypergraphIndex', 'hypergraph_index', 'minmax', 'seed_neighbourhood', 'score_hyperedges', 'mmr_select',
+           'hyperedge_line', 'retrieve_hypergraph', 'hypergraph_retriever']
 
 # %% ../nbs/11b_hypergraph.ipynb #dc0ab66e
 HYPEREDGE_COLUMNS = ["hyperedge_id", "kind", "members", "roles", "text", "evidence_keys", "key_dates", "tier",
@@ -67,19 +67,17 @@ def cpic_context() -> dict:
     names = dict(zip(cpic["guidelines"].guideline_id.astype(int), cpic["guidelines"].name))
     return dict(alleles=alleles, phenotypes=phen, guidelines=names)
 
-def _linked(triplets: pd.DataFrame) -> set[frozenset]:
-    return {frozenset(p) for p in zip(triplets["head"], triplets["tail"])}
+
 
 # %% ../nbs/11b_hypergraph.ipynb #32d046ec
 def cpic_hyperedges(kg, context: dict|None = None) -> pd.DataFrame:
-    ("One hyperedge per CPIC pair record in the graph's evidence: gene, risk alleles, drug, testing advice, levels, "
-     "PMIDs.")
+    "One hyperedge per CPIC pair record in the evidence: gene, risk alleles, drug, testing advice, levels, PMIDs."
     ev = kg.evidence[kg.evidence.source.isin(CPIC_SOURCES)]
     if ev.empty: return table_of(HYPEREDGE_COLUMNS)
     ctx = context or cpic_context()
     names = dict(zip(kg.entities.entity_id, kg.entities.name)); by_name = {}
     for i, n in names.items(): by_name.setdefault(n, i)
-    T = kg.triplets.set_index("triplet_id"); linked = _linked(kg.triplets)
+    T = kg.triplets.set_index("triplet_id"); linked = {frozenset(p) for p in zip(T["head"], T["tail"])}
     det = ev.detail.map(json.loads)
     ev = ev.assign(_pgkb=[d.get("pgkb_guideline_id") for d in det])
     pairs, rows = ev[ev.record_id.str.startswith("pair_")], []
@@ -169,75 +167,86 @@ def hpo_hyperedges(kg, canonical: dict|None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=HYPEREDGE_COLUMNS)
 
 # %% ../nbs/11b_hypergraph.ipynb #bdb82897
-CONSTRAINT_PATTERNS = [   # (pattern in the rule statement, constraint it states)
-    (r"([A-Z][A-Z0-9-]*\*\d+(?::\d+)*) carriers", "carriers of {0}"),
-    (r"who have not taken", "patients not previously treated with the drug"),
-    (r"women and girls able to have children", "women and girls of childbearing potential"),
-    (r"pregnancy prevention programme", "only with a pregnancy prevention programme"),
-    (r"drug-resistant", "patients with drug-resistant seizures"),
-    (r"infantile spasms", "patients with infantile spasms"),
-    (r"absence seizures", "patients with absence seizures"),
-]
-ACTION_PATTERNS = [(r"\bDo not (?:offer|start)\b|should not be given", "avoid"),
-                   (r"consider an alternative", "consider an alternative drug"),
-                   (r"may worsen", "may worsen seizures"), (r"first-line", "first-line"), (r"add-on", "add-on")]
+ACTION_OF_RELATION = {"first_line": "first-line", "adjunctive": "add-on", "alternative": "alternative",
+                      "avoid": "avoid", "contraindicated": "contraindicated", "dose_adjust": "adjust the dose",
+                      "test_before": "test first"}   # the guidance table's relations, in its order
 
-def rule_constraints(statement: str) -> tuple[list[str], list[str]]:
-    "Population constraints and recommended actions stated by a guideline rule's wording."
-    cons = [fmt.format(*m.groups()) for pat, fmt in CONSTRAINT_PATTERNS for m in [re.search(pat, statement)] if m]
-    acts = [a for pat, a in ACTION_PATTERNS if re.search(pat, statement, flags=re.I)]
-    return cons, acts
+def _paraphrase(quote: str, relation: str) -> str:
+    "The paraphrase of a guidance evidence quote: `<guideline> <locator> (<year>), <relation> (for …): <paraphrase>`."
+    i = quote.find(f"), {relation}"); j = quote.find(": ", i) if i >= 0 else -1
+    return quote[j + 2:] if j >= 0 else quote
 
-def _named(gi: GraphIndex, text: str, layer: dict, layers=("L3", "L4")) -> list[str]:
-    "Graph entities of the given layers whose name or synonym occurs in `text` (drugs and genes/variants)."
+def _and(names: list[str]) -> str: return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+def statements(rows) -> list[str]:
+    "The distinct paraphrases of (drug name, paraphrase) rows, those differing only in the drug written once for all."
+    by: dict = {}
+    for drug, text in rows:
+        m = re.search(re.escape(drug), text, flags=re.I) if drug else None
+        names = by.setdefault(text if m is None else text[:m.start()] + "\x00" + text[m.end():], [])
+        if m is not None and m[0].lower() not in {n.lower() for n in names}: names.append(m[0])
+    return [k.replace("\x00", _and(ns[:1] + [n.lower() for n in ns[1:]] if k.startswith("\x00") else ns)) if ns else k
+            for k, ns in by.items()]
+
+def populations(drugs: list[str], tokens: list[tuple]) -> list[str]:
+    ("The population the rows' qualifier tokens state (`epigraph.guidance.qualifier_phrase`): one phrase list when "
+     "every row shares it, else per drug; rows without qualifiers add none.")
+    from epigraph.guidance import qualifier_phrase
+    said = {t: ", ".join(qualifier_phrase(x) for x in t) for t in tokens if t}
+    if not said or len(set(tokens)) == 1: return list(said.values())
+    per = {p: [d for d, t in zip(drugs, tokens) if t and said[t] == p] for p in dict.fromkeys(said.values())}
+    return [f"{_and(list(dict.fromkeys(ds)))}: {p}" for p, ds in per.items()]
+
+def _named(gi: GraphIndex, text: str, layer: dict, layers=("L4",)) -> list[str]:
+    "Entities of `layers` named in `text`: drugs (a genotype named besides the row's own is a population, 'negative')."
     from epigraph.retrieval import link_by_names
-    return [e for e in link_by_names(gi, text).entity_id if layer.get(e) in layers]
+    return list(dict.fromkeys(e for e in link_by_names(gi, text).entity_id if layer.get(e) in layers))
 
-ROLE_OF_LAYER = {"L1": "syndrome", "L2": "population", "L3": "genotype", "L4": "drug", "L5": "condition"}
+ROLE_OF_LAYER = {"L1": "syndrome", "L2": "phenotype", "L3": "genotype", "L4": "drug", "L5": "condition"}
 
 # %% ../nbs/11b_hypergraph.ipynb #598bef65
 def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
-    "One hyperedge per guideline statement (rules sharing it merged): drugs, condition, recommendation, constraints."
+    ("One hyperedge per guidance recommendation (guideline + locator): its rows' drugs and conditions, what it says, "
+     "the population its rows' qualifiers state, the actions.")
     from epigraph.adapters import drug_and_condition
-    ev = kg.evidence[kg.evidence.source == "guideline-rules"]
+    ev = kg.evidence[kg.evidence.source == "guidance"]; det = [json.loads(d) for d in ev.detail]
     if ev.empty: return table_of(HYPEREDGE_COLUMNS)
-    T = kg.triplets.set_index("triplet_id")
-    layer = dict(zip(kg.entities.entity_id, kg.entities.layer))
-    names = dict(zip(kg.entities.entity_id, kg.entities.name))
-    ev = ev.assign(_n=ev.record_id.str.extract(r"(\d+)$")[0].astype(int),
-                   _ref=ev.detail.map(lambda d: json.loads(d)["reference"]))
-    ev = (ev.assign(_statement=[q[len(r) + 2:] if q.startswith(r + ": ") else q for q, r in zip(ev.quote, ev._ref)])
-          .sort_values("_n"))
-    rows = []
-    for (ref, statement), g in ev.groupby(["_ref", "_statement"], sort=False):
-        t = T.loc[g.triplet_id]
-        drugs, conds = (list(dict.fromkeys(x)) for x in drug_and_condition(t))
-        named = [e for e in (_named(gi, statement, layer) if gi is not None else []) if e not in drugs + conds]
-        cons, acts = rule_constraints(statement)
-        members = drugs + conds + named
-        roles = (["drug"] * len(drugs) + [ROLE_OF_LAYER.get(layer.get(c), "condition") for c in conds]
-                 + ["mentioned"] * len(named))
-        text = (f"Guideline ({ref}): {statement} Drugs: {', '.join(names[d] for d in drugs)}; "
-                + f"{' / '.join(p.replace('_', ' ') for p in sorted(set(t.predicate)))} "
-                  f"{', '.join(names[c] for c in conds)}"
-                + (f"; population: {'; '.join(cons)}" if cons else "")
-                + (f"; action: {', '.join(acts)}" if acts else "") + ".")
+    ev = ev.assign(_rec=[f"{d['guideline']} {d['locator']}" for d in det], _rel=[d["relation"] for d in det],
+                   _q=[tuple(d.get("qualifiers") or ()) for d in det], _ref=[d["reference"] for d in det])
+    T, E, rows = kg.triplets.set_index("triplet_id"), kg.entities, []
+    layer, names = dict(zip(E.entity_id, E.layer)), dict(zip(E.entity_id, E.name))
+    for rec, g in ev.sort_values(["_rec", "record_id", "triplet_id"]).groupby("_rec", sort=True):
+        t = T.loc[g.triplet_id]; d, c = drug_and_condition(t)
+        pgx = (t.predicate == "pharmacogenomic_recommendation").to_numpy()     # gene -> drug, as the claims write it
+        d_row, c_row = np.where(pgx, c, d), np.where(pgx, d, c)
+        drugs, conds = list(dict.fromkeys(d_row)), list(dict.fromkeys(c_row))
+        said = statements([(names.get(d, ""), _paraphrase(q, r)) for d, q, r in zip(d_row, g.quote, g._rel)])
+        named = [e for e in (_named(gi, " ".join(said), layer) if gi is not None else []) if e not in drugs + conds]
+        cons = populations([names.get(d, d) for d in d_row], g._q.tolist())
+        acts, preds = [a for r, a in ACTION_OF_RELATION.items() if r in set(g._rel)], sorted(set(t.predicate))
+        refs = list(dict.fromkeys(g._ref))
+        years = ", ".join(dict.fromkeys(re.sub(r".*\((\d{4})\)$", r"\1", r) for r in refs))
+        text = (f"Guideline {rec} ({years}): {' '.join(said)} Drugs: {', '.join(names[d] for d in drugs)}; "
+                f"{' / '.join(p.replace('_', ' ') for p in preds)} {', '.join(names[c] for c in conds)}"
+                + (f"; population: {'; '.join(cons)}" if cons else "") + f"; action: {', '.join(acts)}.")
         keys, dates = _keys(g)
-        rows.append(dict(hyperedge_id=f"h:guideline:{'+'.join(g.record_id)}", kind="guideline",
-                         members=members, roles=roles,
+        rows.append(dict(hyperedge_id=f"h:guideline:{rec}", kind="guideline", members=drugs + conds + named,
+                         roles=(["drug"] * len(drugs) + [ROLE_OF_LAYER.get(layer.get(c), "condition") for c in conds]
+                                + ["mentioned"] * len(named)),
                          text=text, evidence_keys=keys, key_dates=dates, tier=best_tier(t.tier),
-                         source="guideline-rules", record_ids=g.record_id.tolist(),
+                         source="guidance", record_ids=list(dict.fromkeys(g.record_id)),
                          pmids=sorted({int(p) for p in g.pmid.dropna()}), triplet_ids=list(dict.fromkeys(g.triplet_id)),
-                         attributes=json.dumps(dict(reference=ref, statement=statement, constraints=cons, actions=acts,
-                                                    predicates=sorted(set(t.predicate))), sort_keys=True)))
+                         attributes=json.dumps(dict(recommendation=rec, references=refs, statements=said,
+                                                    constraints=cons, actions=acts, predicates=preds,
+                                                    qualifiers={r: list(q) for r, q in zip(g.record_id, g._q) if q}),
+                                               sort_keys=True)))
     return pd.DataFrame(rows, columns=HYPEREDGE_COLUMNS)
 
 # %% ../nbs/11b_hypergraph.ipynb #1ef499d5
 HYPERGRAPH_VERSION = "3"
 
 def code_version() -> str:
-    ("A hash of this module's exported source (so any change to the builders rebuilds the cache), else "
-     "HYPERGRAPH_VERSION.")
+    "A hash of this module's exported source (any change to the builders rebuilds the cache), else HYPERGRAPH_VERSION."
     import importlib.util
     try:
         return (hashlib.sha256(Path(importlib.util.find_spec("epigraph.hypergraph").origin).read_bytes())
@@ -260,8 +269,7 @@ def graph_key(kg, dims: int = 0) -> str:
 
 # %% ../nbs/11b_hypergraph.ipynb #d2b39abd
 class HyperedgeEncoder:
-    ("Hyperedge text vectors: TF-IDF (1–2-grams, sublinear tf, unit rows), optionally reduced by a seeded truncated "
-     "SVD (LSA).")
+    "Hyperedge text vectors: TF-IDF (1–2-grams, sublinear tf, unit rows), optionally reduced by a seeded SVD (LSA)."
     def __init__(self, vocabulary: dict, idf: np.ndarray, vectors, projection: np.ndarray|None = None):
         from sklearn.feature_extraction.text import TfidfVectorizer
         self.tfidf = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, dtype=np.float32, vocabulary=vocabulary)
@@ -274,8 +282,7 @@ class HyperedgeEncoder:
         "Fit on the hyperedge texts; `dims` > 0 adds LSA to that many dimensions (0: plain TF-IDF)."
         from sklearn.feature_extraction.text import TfidfVectorizer
         tfidf = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, dtype=np.float32)
-        # the order a saved copy loads in: same sums, same scores
-        X = tfidf.fit_transform(texts).tocsr(); X.sort_indices()
+        X = tfidf.fit_transform(texts).tocsr(); X.sort_indices()     # the order a saved copy loads in: same scores
         vocab = {t: int(i) for t, i in tfidf.vocabulary_.items()}
         k = min(dims, X.shape[1] - 1, X.shape[0] - 1)
         if k < 2: return cls(vocab, tfidf.idf_, X)
@@ -293,6 +300,10 @@ class HyperedgeEncoder:
             X = sp.load_npz(folder/"vectors.npz").tocsr(); X.sort_indices()
             return cls(vocab, idf, X)
         return cls(vocab, idf, np.load(folder/"vectors.npy"), np.load(folder/"projection.npy"))
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, dtype=np.float32); n = np.linalg.norm(v, axis=1, keepdims=True)
+    return v / np.where(n > 0, n, 1)
 
 # %% ../nbs/11b_hypergraph.ipynb #6ce95868
 @patch
@@ -315,11 +326,6 @@ def save(self: HyperedgeEncoder, folder: Path):
     np.save(folder/"idf.npy", self.tfidf.idf_)
     if self.projection is None: sp.save_npz(folder/"vectors.npz", self.vectors)
     else: np.save(folder/"vectors.npy", self.vectors); np.save(folder/"projection.npy", self.projection)
-
-# %% ../nbs/11b_hypergraph.ipynb #96eac81c
-def _unit(v) -> np.ndarray:
-    v = np.asarray(v, dtype=np.float32); n = np.linalg.norm(v, axis=1, keepdims=True)
-    return v / np.where(n > 0, n, 1)
 
 # %% ../nbs/11b_hypergraph.ipynb #11046bb2
 def build_hyperedges(kg, gi: GraphIndex) -> pd.DataFrame:
@@ -363,14 +369,12 @@ def _save_index(folder: Path, table: pd.DataFrame, enc, key: str) -> None:
     table.to_parquet(tmp/"hyperedges.parquet", index=False)
     if enc is not None: enc.save(tmp)
     (tmp/"done").write_text(key)
-    # an old half-written one
-    if folder.exists() and not (folder/"done").exists(): shutil.rmtree(folder, ignore_errors=True)
+    if folder.exists() and not (folder/"done").exists(): shutil.rmtree(folder, ignore_errors=True)   # half-written
     try: os.rename(tmp, folder)
     except OSError: shutil.rmtree(tmp, ignore_errors=True)    # another process saved the same index first
 
 def hypergraph_index(kg, gi: GraphIndex|None = None, dims: int = 0, use_cache: bool = True) -> HypergraphIndex:
-    ("The graph's hyperedge index: kept on the GraphIndex, saved under build_dir/hypergraph/<graph key>, built if "
-     "missing.")
+    "The graph's hyperedge index: kept on the GraphIndex, saved under build_dir/hypergraph/<graph key>, else built."
     gi = gi if gi is not None else GraphIndex(kg)
     held = getattr(gi, "_hypergraph", None)
     if use_cache and held is not None and held.graph is kg and held.dims == dims: return held   # same tables: no rehash
@@ -443,8 +447,7 @@ def score_hyperedges(hx: HypergraphIndex, query_vec: np.ndarray, seeds: dict[int
 
 # %% ../nbs/11b_hypergraph.ipynb #344a4e08
 def mmr_select(scores: np.ndarray, vectors, k: int, lam: float = 0.7) -> list[int]:
-    ("Indices (into `scores`) of k items picked greedily by λ·score − (1−λ)·max cosine (unit-row `vectors`) to the "
-     "picked ones.")
+    "Indices (into `scores`) of k items picked greedily by λ·score − (1−λ)·max cosine (unit-row `vectors`) to those."
     n = len(scores); k = max(0, min(k, n))
     if not k: return []
     picked, best_sim, free = [], np.zeros(n), np.ones(n, bool)

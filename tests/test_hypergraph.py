@@ -2,10 +2,11 @@
 
 Properties checked:
 - the builders turn hand-made evidence rows into the hyperedges they describe (a small synthetic graph: ids SYN:…,
-  names "synthetic …"/"synthdrug …", PMIDs >= 900000000, references "SYNREF" — all of it synthetic);
+  names "synthetic …"/"synthdrug …", PMIDs >= 900000000, guideline "SYNGUIDE" — all of it synthetic);
 - on the real graph, hyperedges agree with the source files themselves: `phenotype.hpoa` lines (disease, phenotype,
   onset, frequency, evidence code, PMIDs, no negated line) and `pair_2018.sql` lines (gene, drug, levels, testing,
-  PMIDs), and every guideline rule statement is in exactly one hyperedge with the rule's drug;
+  PMIDs), and every guidance row in the graph is in exactly one hyperedge, its recommendation's (guideline +
+  locator), with the row's drug, condition and population (qualifiers);
 - `Retriever(kg)(query, "hypergraph")` works after the import, repeats exactly (also on a freshly built, uncached
   index), and every inline citation of its text follows CONTRACTS.md and names a real evidence row;
 - no query text, budget or weight setting makes it raise; an empty result always says why.
@@ -24,7 +25,7 @@ from epigraph.ontologies import hpo_data_dir
 from epigraph.retrieval import GraphIndex, Retrieved, Retriever, approx_tokens, retriever_names
 
 CITE = re.compile(r"\[(?P<key>PMID:\d+|[a-z0-9][a-z0-9._-]*:[^,\]\s]+)(?: \((?P<date>\d{4}(?:-\d{2}(?:-\d{2})?)?)\))?, "
-                  r"(?P<tier>GOLD|SILVER|BRONZE)\]")
+                  r"(?P<tier>GUIDELINE|GOLD|SILVER|BRONZE)\]")
 FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 QUERIES = ["Is carbamazepine safe for a patient who carries HLA-B*15:02?",
            "How should phenytoin be dosed in a CYP2C9 poor metabolizer?",
@@ -49,17 +50,25 @@ def synthetic_graph():
         ("t:6", "SYN:dis1", "characterized_by", "SYN:onset1", 0, "BRONZE", [])],
         columns=["triplet_id", "head", "predicate", "tail", "paper_count", "tier", "pmids"])
     cpic = json.dumps(dict(cpic_level="A", guideline_id=1, pgkb_guideline_id="PAX1", pgkb_level="1A", pgx_testing="Testing required"))
-    sodium = "SYNREF (2099): Do not offer synthdrug alpha or synthdrug beta with synthdrug gamma in synthetic syndrome one: they may worsen seizures."
+    def guide(loc, rel, qual, para, year=2099):   # a guidance evidence row's quote and detail, as guidance_claims writes them
+        return (f"SYNGUIDE {loc} ({year}), {rel}: {para}",
+                json.dumps(dict(guideline="SYNGUIDE", locator=loc, qualifiers=qual, reference=f"SYNGUIDE ({year})",
+                                relation=rel), sort_keys=True))
     ev = pd.DataFrame([
         ("ev:1", "t:1", "cpic-pairs-2018", "pair_2018.sql:7", 900000001, "CPIC pair (synthetic)", cpic, "2013-05-01", "month"),
         ("ev:2", "t:1", "cpic-data", "guideline:1", 900000002, "CPIC guideline (synthetic)", cpic, "2018-04-01", "month"),
         ("ev:3", "t:3", "hpo", "phenotype.hpoa:42", None, "HPO annotation (synthetic)",
          json.dumps(dict(aspect="P", curator="synthetic", evidence_code="TAS", frequency="3/7", onset="HP:9999999")), "2025-01-16", "day"),
-        ("ev:4", "t:4", "guideline-rules", "rule:1", None, sodium, json.dumps(dict(reference="SYNREF (2099)")), "2099-01-01", "year"),
-        ("ev:5", "t:5", "guideline-rules", "rule:2", None, sodium, json.dumps(dict(reference="SYNREF (2099)")), "2099-01-01", "year"),
-        ("ev:6", "t:2", "guideline-rules", "rule:3", 900000003,
-         "SYNREF2: SYNGENE1*01:01 carriers who have not taken synthdrug alpha should not be given it.",
-         json.dumps(dict(reference="SYNREF2")), "2018-04-01", "month")],
+        ("ev:4", "t:4", "guidance", "syn-1.1-alpha", None,
+         *guide("1.1", "avoid", [], "Synthdrug alpha may worsen seizures in synthetic syndrome one, even with synthdrug gamma."),
+         "2099-01-01", "year"),
+        ("ev:5", "t:5", "guidance", "syn-1.1-beta", None,
+         *guide("1.1", "avoid", [], "Synthdrug beta may worsen seizures in synthetic syndrome one, even with synthdrug gamma."),
+         "2099-01-01", "year"),
+        ("ev:6", "t:2", "guidance", "syn-2-alpha", 900000003,
+         *guide("table 2", "contraindicated", ["drug-naive"],
+                "In SYNGENE1*01:01 carriers who have never taken synthdrug alpha, it must not be started.", 2018),
+         "2018-04-01", "month")],
         columns=["evidence_id", "triplet_id", "source", "record_id", "pmid", "quote", "detail", "date", "date_precision"])
     ev["pmid"] = ev.pmid.astype("Int64")
     return SimpleNamespace(entities=ents, triplets=trip, evidence=ev)
@@ -95,14 +104,20 @@ def test_synthetic_hpo_hyperedge():
 def test_synthetic_guideline_hyperedges():
     kg = synthetic_graph()
     h = H.guideline_hyperedges(kg, GraphIndex(kg)).set_index("hyperedge_id")
-    assert sorted(h.index) == ["h:guideline:rule:1+rule:2", "h:guideline:rule:3"]
-    two = h.loc["h:guideline:rule:1+rule:2"]            # one statement over two drugs, a third drug named in it
+    assert sorted(h.index) == ["h:guideline:SYNGUIDE 1.1", "h:guideline:SYNGUIDE table 2"]
+    two = h.loc["h:guideline:SYNGUIDE 1.1"]            # one recommendation over two drugs, a third drug named in it
     assert (two.members, two.roles) == (["SYN:drugA", "SYN:drugB", "SYN:dis1", "SYN:drugC"], ["drug", "drug", "syndrome", "mentioned"])
-    assert (two.evidence_keys, two.key_dates) == (["guideline-rules:rule:1", "guideline-rules:rule:2"], ["2099", "2099"])
-    assert json.loads(two.attributes)["actions"] == ["avoid", "may worsen seizures"]
-    one = h.loc["h:guideline:rule:3"]
+    assert (two.evidence_keys, two.key_dates) == (["guidance:syn-1.1-alpha", "guidance:syn-1.1-beta"], ["2099", "2099"])
+    assert two.record_ids == ["syn-1.1-alpha", "syn-1.1-beta"] and two.source == "guidance"
+    a = json.loads(two.attributes)
+    assert (a["actions"], a["constraints"], a["qualifiers"]) == (["avoid"], [], {})
+    assert a["statements"] == ["Synthdrug alpha and synthdrug beta may worsen seizures in synthetic syndrome one, even with synthdrug gamma."]
+    assert "population" not in two.text
+    one = h.loc["h:guideline:SYNGUIDE table 2"]       # a qualified row: its population carried on the hyperedge
     assert (one.members, one.roles, one.evidence_keys) == (["SYN:drugA", "SYN:allele1"], ["drug", "genotype"], ["PMID:900000003"])
-    assert json.loads(one.attributes)["constraints"] == ["carriers of SYNGENE1*01:01", "patients not previously treated with the drug"]
+    a = json.loads(one.attributes)
+    assert (a["constraints"], a["qualifiers"], a["actions"]) == (["who have never taken it"], {"syn-2-alpha": ["drug-naive"]}, ["contraindicated"])
+    assert "; population: who have never taken it; action: contraindicated." in one.text
 
 
 def test_synthetic_retrieval(monkeypatch):
@@ -114,7 +129,7 @@ def test_synthetic_retrieval(monkeypatch):
     res = H.retrieve_hypergraph(gi, hx, "Is synthdrug alpha safe for SYNGENE1*01:01 carriers?", how="names")
     assert set(res.seeds.entity_id) == {"SYN:drugA", "SYN:allele1"}
     top2 = {h["hyperedge_id"] for h in res.params["hyperedges"][:2]}
-    assert top2 == {"h:cpic:pair_2018.sql:7", "h:guideline:rule:3"}      # the two facts holding both seeds
+    assert top2 == {"h:cpic:pair_2018.sql:7", "h:guideline:SYNGUIDE table 2"}      # the two facts holding both seeds
     assert set(res.edges.triplet_id) >= {"t:1", "t:2"}
     assert all(int(p) >= 900000000 for p in res.pmids)
     again = H.retrieve_hypergraph(GraphIndex(kg), H.hypergraph_index(kg, GraphIndex(kg), use_cache=False),
@@ -201,17 +216,25 @@ def test_cpic_hyperedges_match_pair_file(real):
     assert "HLA-B*15:02" in [names[m] for m, ro in zip(hla.members, hla.roles) if ro == "allele"]
 
 
-def test_every_guideline_rule_in_one_hyperedge(real):
-    from epigraph.adapters import load_guideline_rules
-    GUIDELINE_RULES = load_guideline_rules()
+def test_every_guidance_row_in_its_recommendation(real):
+    from epigraph.guidance import load_guidance, qualifiers_of, qualifier_phrase
+    table = load_guidance().set_index("rec_id")
     g = real.table[real.table.kind == "guideline"]
+    ev = real.kg.evidence[real.kg.evidence.source == "guidance"]
     names = dict(zip(real.kg.entities.entity_id, real.kg.entities.name))
-    for rule in GUIDELINE_RULES.itertuples():
-        holders = g[g.text.str.contains(rule.statement, regex=False)]
-        assert len(holders) == 1, rule.statement
-        drugs = {names[m].lower() for m, ro in zip(holders.iloc[0].members, holders.iloc[0].roles) if ro == "drug"}
-        assert rule.drug.lower() in drugs
-    assert sum(len(r) for r in g.record_ids) == len(GUIDELINE_RULES)
+    assert sorted(r for rs in g.record_ids for r in rs) == sorted(set(ev.record_id))      # each row in exactly one
+    T = real.kg.triplets.set_index("triplet_id")
+    for rec, tid in zip(ev.record_id, ev.triplet_id):
+        row = table.loc[rec]
+        h = g[g.record_ids.map(lambda rs: rec in rs)].iloc[0]
+        assert h.hyperedge_id == f"h:guideline:{row.guideline} {row.locator}"
+        roles = dict(zip(h.members, h.roles))
+        ends = {T.at[tid, "head"], T.at[tid, "tail"]}
+        assert any(roles.get(e) == "drug" and names[e].lower() == row.drug.lower() for e in ends), rec
+        assert any(roles.get(e) not in (None, "drug", "mentioned") for e in ends), rec       # its condition
+        for t in qualifiers_of(row.qualifiers):                                              # its population
+            assert qualifier_phrase(t) in h.text and t in json.loads(h.attributes)["qualifiers"][rec], (rec, t)
+    assert g.text.str.contains("; population: ").sum() >= 20
 
 
 def test_registered_deterministic_and_cited(real):
@@ -229,7 +252,7 @@ def test_registered_deterministic_and_cited(real):
             assert a.nodes.equals(other.nodes) and a.edges.equals(other.edges)
         cites = [m for line in a.paths for m in CITE.finditer(line)]
         assert cites and all(m.group("key") in known for m in cites)
-        assert len(re.findall(r"\[[^\]]*, (?:GOLD|SILVER|BRONZE)\]", a.text)) == len(cites)   # no malformed bracket
+        assert len(re.findall(r"\[[^\]]*, (?:GUIDELINE|GOLD|SILVER|BRONZE)\]", a.text)) == len(cites)   # no malformed bracket
         edge_trip = real.kg.triplets.set_index("triplet_id").loc[a.edges.triplet_id]
         assert list(edge_trip.tier) == list(a.edges.tier)
 
