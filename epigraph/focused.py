@@ -13,7 +13,7 @@ from .question import Question, TARGETS, parse_question, fits_target
 from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
                               first_day, TIER_FACTOR, unverified_rows)
-from .treatment_sources import POPULATION_IDS
+from .treatment_sources import POPULATION_IDS, GENOTYPE_PREFIXES
 from .guidance import HARD_QUALIFIERS, qualifier_phrase, row_fits
 
 # %% auto #0
@@ -130,7 +130,7 @@ GROUPS = {   # relation -> how its group is introduced; the order is the order o
     "alternative": "Alternatives for {s} when other treatments fail", "treated": "Other treatments reported for {s}",
     "avoid": "Drugs that may worsen {s}", "contraindicated": "Contraindicated in {s}",
     "dose_adjust": "Dose advice for {s}", "test_before": "Tests before starting a drug for {s}"}
-GROUP_LEADS = {"avoid": "Drugs to avoid in {s}"}   # for a group of people, which no drug worsens
+GROUP_LEADS = {"avoid": "Drugs to avoid in {s}"}   # for a group of people or a genotype, which no drug worsens
 PREDICATE_GROUP = {"first_line_for": "first_line", "treated_with": "treated", "aggravates": "avoid",
                    "contraindicated_with": "contraindicated"}
 GIVE = ("first_line", "adjunctive", "alternative", "treated")
@@ -145,22 +145,24 @@ def for_population(manifest, found: pd.DataFrame, q: Question) -> pd.DataFrame:
                      pop=[row_population(manifest.iloc[j]) for j in found.row])
     f = f[[row_fits(p, q.qualifiers, q.age) for p in f["pop"]]]
     stated = set(q.qualifiers) & set(HARD_QUALIFIERS)
+    if q.qualifiers and len(f):       # a patient described: rows for a population the question does not state go
+        f = f[[set(p) & set(HARD_QUALIFIERS) <= stated for p in f["pop"]]]
     if stated and len(f):
         hit = f["pop"].map(lambda p: bool(set(p) & stated))
-        has = hit.groupby([f.subject, f.group]).transform("any")
+        has = hit.groupby([f.subject, f.group.fillna("")]).transform("any").astype(bool)
         f = f[hit | ~has]
     if "after-first-line" in q.qualifiers and (f.group != "first_line").any(): f = f[f.group != "first_line"]
     return f
 
-# %% ../nbs/12b_focused.ipynb #11e20fba
+# %% ../nbs/12b_focused.ipynb #9c7bd634
 def _groups(manifest, found: pd.DataFrame) -> dict[tuple, dict[str, list[int]]]:
     ("(group, population) -> answer entity -> its rows, in the order of `GROUPS`, the general population first; "
-     "a drug in one give group of a population: its strongest.")
+     "a drug called first line is not named again among that population's later lines.")
     out: dict = {}
     for r in found.itertuples(index=False):
         if r.group in GROUPS: out.setdefault((r.group, tuple(r.pop)), {}).setdefault(r.answer, []).append(r.row)
-    for (g, pop), rows_of in out.items():
-        weaker = GIVE[GIVE.index(g) + 1:] if g in GIVE else ()
+    for (g, pop), rows_of in out.items():       # first line over any later line; a guideline's line over "treated"
+        weaker = GIVE[1:] if g == "first_line" else ("treated",) if g in GIVE[1:3] else ()
         for w in weaker:
             for a in set(rows_of) & set(out.get((w, pop), {})): del out[(w, pop)][a]
     order = list(GROUPS)
@@ -194,7 +196,8 @@ def treatment_groups(manifest, q: Question, ents, found: pd.DataFrame) -> list[d
         if drug[k] and not all(drug): continue
         for (g, pop), rows_of in _groups(manifest, f[f.subject == k]).items():
             out.append(dict(subject=ents[k].entity_id, subject_name=ents[k].name, relation=g, qualifiers=list(pop),
-                            people=ents[k].entity_id in POPULATION_IDS,
+                            people=ents[k].entity_id in POPULATION_IDS
+                            or ents[k].entity_id.split(":", 1)[0] in GENOTYPE_PREFIXES,
                             answers=[dict(id=a, keys=list(dict.fromkeys(manifest.key.iloc[j] for j in rows)), rows=rows)
                                      for a, rows in rows_of.items()]))
     return out
@@ -275,7 +278,7 @@ def qualified(top: pd.DataFrame, q: Question, gi: GraphIndex) -> pd.DataFrame:
 
 def grouped(manifest, q: Question, found: pd.DataFrame) -> bool:
     "Is the answer given in treatment groups: a treatment question, or a safety question a guideline row answers?"
-    return q.form != "yes_no" and (q.target == "drug" or q.target == "safety" and len(found) > 0
+    return q.form != "yes_no" and (q.target == "drug" or q.target in ("safety", "dose") and len(found) > 0
                                    and manifest.source.iloc[list(found.row)].eq("guidance").any())
 
 def list_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:

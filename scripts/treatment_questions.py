@@ -8,7 +8,9 @@ fields only (`gold_rows`), never from the wording:
 
 - the rows of an asked relation whose `condition_id` shares a CURIE with the question's conditions;
 - per condition, the population tokens that occur among that condition's rows select: rows whose qualifiers hold
-  every such token. A condition none of whose rows carries a stated token (the absence rows, for "a girl of 15" whose
+  every such token; and where the question describes its patient, a row for a population it does not state (a token
+  of `HARD` it leaves out, e.g. "with other seizure types" for "if ethosuximide fails") is not gold (this clause was
+  added after the first scoring run, for both sets alike). A condition none of whose rows carries a stated token (the absence rows, for "a girl of 15" whose
   token `childbearing` only the childbearing-potential rows carry) is read as with no population: rows with no
   qualifier but `after-first-line`, and first-line rows with none at all. Where every stated token occurs among a
   condition's rows this is exactly "rows whose qualifiers contain every population token".
@@ -23,7 +25,8 @@ name, keys}]}), never its prose. A question is right when (a) every gold row's d
 relation and qualifier set; (b) every answer in a group of a table relation matches a table row of one of the
 question's conditions (drug, relation, qualifier set), and, for a question stating a population, no drug is given
 first line unless a gold row gives it first line; (c) every such answer cites (`guidance:<rec_id>` in its keys) a row
-it matches. Without `groups` a question is wrong with the cause "no groups".
+it matches (or the PMID of a row whose guideline paper is in the PMID registry, as a CPIC row is cited). Without
+`groups` a question is wrong with the cause "no groups".
 """
 from __future__ import annotations
 import argparse, csv, json, sys, time
@@ -40,6 +43,10 @@ TOKENS = ("childbearing", "age:2-", "age:-54", "new-start", "other-seizure-types
           "with-clobazam", "community", "no-emergency-plan", "iv-access", "activity-score-1", "drug-naive",
           "hla-b-negative", "alternatives-available", "after-first-line")
 AFTER = "after-first-line"
+# tokens that say who a row is for (epigraph.guidance.HARD_QUALIFIERS): a question that describes its patient and does
+# not state one of these is not asking about that population
+HARD = frozenset(("childbearing", "other-seizure-types", "tsc", "not-tsc", "steroid-risk", "community",
+                  "no-emergency-plan", "iv-access"))
 
 # the question's conditions, by the table's CURIEs
 ABS, CAE, IS, TSC = "HP:0002121", "ORPHA:64280", "HP:0012469", "ORPHA:805"
@@ -73,6 +80,7 @@ def gold_rows(table: list[dict], condition_ids, population, asks) -> list[dict]:
             if r["relation"] not in asks or r in out: continue
             if sel: keep = sel <= r["quals"]
             else: keep = (not r["quals"] if r["relation"] == "first_line" else r["quals"] <= {AFTER})
+            if keep and pop and not (r["quals"] & HARD) <= pop: keep = False   # a population the question omits
             if keep: out.append(r)
     return sorted(out, key=lambda r: table.index(r))
 
@@ -207,6 +215,10 @@ def row_matches(table: list[dict], conditions, drug, relation, quals) -> list[di
     return [r for r in table if r["condition_ids"] & conds and drug_key(r["drug"]) == d
             and r["relation"] == relation and r["quals"] == q]
 
+def row_keys(rows: list[dict]) -> set[str]:
+    "The keys that cite these rows: `guidance:<rec_id>`, or the PMID of a row whose guideline paper the project cites."
+    return {f"guidance:{r['rec_id']}" for r in rows} | {f"PMID:{r['pmid']}" for r in rows if r.get("pmid")}
+
 def answer_names(a: dict) -> list[str]:
     return [n for n in (a.get("name"), a.get("id")) if n]
 
@@ -235,7 +247,7 @@ def judge(item: dict, groups, table: list[dict]) -> dict:
                                                                       quals)]
             label = f"{name}/{g['relation']}/{';'.join(quals)}"
             if not rows: wrong.append(label)
-            elif not {f"guidance:{r['rec_id']}" for r in rows} & set(a.get("keys") or ()): uncited.append(label)
+            elif not row_keys(rows) & set(a.get("keys") or ()): uncited.append(label)
             if (item["population"] and g["relation"] == "first_line"
                     and not any(drug_key(n) in gold_first for n in answer_names(a))):
                 firsts.append(label)
