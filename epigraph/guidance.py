@@ -37,7 +37,7 @@ def relation_agrees(relation: str, paraphrase: str) -> bool:
     "True when `paraphrase` uses one of the words that state `relation` (see `RELATION_WORDS`)."
     return any(re.search(p, paraphrase, re.I) for p in RELATION_WORDS.get(relation, ()))
 
-# %% ../nbs/02e_guidance.ipynb #3ce4c843
+# %% ../nbs/02e_guidance.ipynb #0bb6bafc
 QUALIFIERS = {   # token -> (how an answer says it, words a paraphrase uses for it: a regular expression)
     "childbearing": ("in women and girls able to have children", r"childbearing|able to have children"),
     "new-start": ("starting it for the first time", r"\bnew\b|first time"),
@@ -49,6 +49,8 @@ QUALIFIERS = {   # token -> (how an answer says it, words a paraphrase uses for 
     "community": ("outside hospital", r"outside hospital|in the community"),
     "no-emergency-plan": ("with no emergency plan at hand", r"no emergency plan"),
     "iv-access": ("where IV access and resuscitation are at hand", r"\bIV access|intravenous access"),
+    "poor-metaboliser": ("who are CYP2C9 poor metabolisers", r"poor metaboli[sz]er"),
+    "intermediate-metaboliser": ("who are CYP2C9 intermediate metabolisers", r"intermediate metaboli[sz]er"),
     "activity-score-1": ("with CYP2C9 activity score 1", r"activity score 1"),
     "drug-naive": ("who have never taken it", r"never taken|-naive"),
     "hla-b-negative": ("who are HLA-B*15:02 negative", r"HLA-B\*15:02 negative"),
@@ -59,7 +61,7 @@ QUALIFIERS = {   # token -> (how an answer says it, words a paraphrase uses for 
 }
 AGE_BAND = r"age:(?P<lo>\d*)-(?P<hi>\d*)"     # `age:2-` aged 2 or over; `age:-54` under 55
 
-# %% ../nbs/02e_guidance.ipynb #72b12249
+# %% ../nbs/02e_guidance.ipynb #fe9b5c87
 def qualifiers_of(cell: str) -> tuple[str, ...]:
     "The tokens of a `qualifiers` cell (`tsc;after-first-line` → two; empty → none)."
     return tuple(t.strip() for t in str(cell).split(";") if t.strip())
@@ -134,7 +136,7 @@ def load_guidance(path=None) -> pd.DataFrame:
     pmid = pd.to_numeric(df.pmid.replace("", None)).astype("Int64")
     return df.assign(year=df.year.astype(int), pmid=pmid)
 
-# %% ../nbs/02e_guidance.ipynb #a08bbae5
+# %% ../nbs/02e_guidance.ipynb #214049c5
 POPULATION_WORDS = {   # token -> how a person says it (a regular expression, matched case-insensitively)
     "childbearing": r"\bchild-?bearing|\b(?:wom[ae]n|girls?|females?|daughters?|mothers?)\b|\bpregnan\w*|"
                     r"\bcontracepti\w*|\bable to (?:have|bear) (?:children|a baby)|\breproductive age",
@@ -149,11 +151,12 @@ POPULATION_WORDS = {   # token -> how a person says it (a regular expression, ma
                     r"(?:oral |any )?(?:steroids?|prednisolone)",
     "community": r"\bat home\b|\bin the community\b|\boutside (?:of )?(?:the )?hospital\b|\bpre-?hospital\b|"
                  r"\bat school\b|\bparamedics?\b|\bambulance\b",
-    "no-emergency-plan": r"\b(?:no|without an?|hasn'?t got an?|doesn'?t have an?) (?:\w+ )?(?:emergency |care |rescue )"
-                         r"?plan\b",
+    "no-emergency-plan": r"\b(?:no|without an?|hasn'?t got an?|doesn'?t have an?) (?:\w+ ){0,3}plan\b",
     "iv-access": r"\bin hospital\b|\b(?:on|in) the ward\b|\bIV\b|\bintravenous\w*|\bcannula\w*|\bA&E\b|"
                  r"\bemergency department\b|\bresus\w*",
     "with-clobazam": r"\b(?:with|on|alongside|plus) clobazam\b",
+    "poor-metaboliser": r"\bpoor metaboli[sz]\w*",
+    "intermediate-metaboliser": r"\bintermediate metaboli[sz]\w*",
     "drug-naive": r"\bnever (?:been on|taken|had|used)\b|\bnot (?:yet )?(?:started|taken|been on)\b|\bnew to\b|"
                   r"\bnaive\b|\b(?:before|about to|thinking of|considering) (?:starting|start|prescribing|giving)\b",
     "hla-b-negative": r"HLA-B\*?15:02[- ](?:negative|neg)\b|\bnegative for HLA-B",
@@ -165,12 +168,13 @@ POPULATION_WORDS = {   # token -> how a person says it (a regular expression, ma
                         r"\b|\bbreakthrough\b|\badd(?:ed|ing)?\b|\badd-on\b|\badjunct\w*|\bon top of\b",
 }
 HARD_QUALIFIERS = ("childbearing", "other-seizure-types", "tsc", "not-tsc", "steroid-risk", "community",
-                   "no-emergency-plan", "iv-access")
-OPPOSITE = {"tsc": "not-tsc", "not-tsc": "tsc", "community": "iv-access", "iv-access": "community"}
+                   "no-emergency-plan", "iv-access", "poor-metaboliser", "intermediate-metaboliser")
+OPPOSITE = {"tsc": "not-tsc", "not-tsc": "tsc", "community": "iv-access", "iv-access": "community",
+            "poor-metaboliser": "intermediate-metaboliser", "intermediate-metaboliser": "poor-metaboliser"}
 AGE_WORDS = (r"\b(\d{1,2})[- ](?:year|yr)s?[- ]old\b|\baged? (\d{1,2})\b|\b(?:of|aged) (\d{1,2})(?: years)?\b|"
              r"\b(\d{1,2}) ?(?:y/?o|yo|years old)\b")
 
-# %% ../nbs/02e_guidance.ipynb #763c780b
+# %% ../nbs/02e_guidance.ipynb #3580283c
 def stated_population(text: str) -> tuple[tuple[str, ...], int|None]:
     "The population tokens a question states, and the age in years it gives (or None)."
     found = {t for t, w in POPULATION_WORDS.items() if re.search(w, text, re.I)}
@@ -197,7 +201,7 @@ def row_fits(tokens, stated, age: int|None) -> bool:
             if (m["lo"] and age < int(m["lo"])) or (m["hi"] and age > int(m["hi"])): return False
     return True
 
-# %% ../nbs/02e_guidance.ipynb #ab920375
+# %% ../nbs/02e_guidance.ipynb #33a6f0a5
 @functools.lru_cache(maxsize=2)
 def _rows(path: str, stamp: tuple) -> dict:
     g = load_guidance(path)
@@ -209,7 +213,7 @@ def guidance_rows(path=None) -> dict[str, tuple[str, tuple[str, ...]]]:
     st = p.stat()
     return _rows(str(p), (st.st_mtime_ns, st.st_size))
 
-# %% ../nbs/02e_guidance.ipynb #298c9535
+# %% ../nbs/02e_guidance.ipynb #b17490b4
 CONTRARY = {("first_line", "adjunctive"), ("first_line", "alternative")} | {
     (give, no) for give in GIVE_RELATIONS for no in ("avoid", "contraindicated")}
 

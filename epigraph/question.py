@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass, field, asdict
 import numpy as np, pandas as pd
 from .guidance import without_population
-from .patient import patient_seeds, guidance_population, population_entities, SEIZURE
+from .patient import (patient_seeds, guidance_population, population_entities, narrower_entities,
+                              SEIZURE)
 from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
 from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
                                      prefix_entities,
@@ -64,7 +65,8 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
     ("guideline", r"\bguidelines?\b|\bcpic\b|\bpublication\b|\bsupersed\w*|\breplac\w*|\bupdated?\b"),
     ("onset",
      r"\bwhen (?:does|do|did|will|would|is|are|might)\b[^?]*\b(?:start|begin|appear|present|develop|manifest)\w*|"
-              r"\bat what age\b|\bwhat age\b|\bhow old\b|\bonset\b|\bbegin\w*(?! with)|\bstart\w* "
+              r"\bat what age\b|\bwhat age\b|\bhow old\b|(?<!focal )(?<!focal-)(?<!generali[sz]ed )\bonset\b|"
+              r"\bbegin\w*(?! with)|\bstart\w* "
               r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
     ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpassed (?:on|down)\b|\bruns? in (?:the "
@@ -252,10 +254,10 @@ def last_clause(text: str) -> str:
     return (asked or parts or [text])[-1].strip()
 
 EXISTENTIAL = re.compile(r"^\W*(?:are|is) there\b", re.I)    # "are there drugs…?" asks for the drugs
-# "LGS: drug of choice?" names what it asks for
-NAMED_TARGET = r"\b(?:%s)(?: of choice)?\W*$" % "|".join(p for _, p in WH_NOUNS)
+# "LGS: initial drug of choice?" names what it asks for; one that also names a drug asks about that drug (yes or no)
+NAMED_TARGET = r"\b(?:%s)\b" % "|".join(p for _, p in WH_NOUNS)
 
-def _form(text: str, target: str|None) -> str:
+def _form(text: str, target: str|None, drug: bool = False) -> str:
     low = text.lower()
     if re.search(r"\b(?:which|what)\b", low) and re.search(r"\b(?:first|earliest|soonest)\b", low) and \
        re.search(r"\bof these\b|\bfeatures?\b|\bsigns?\b|\bsymptoms?\b|\bfindings?\b", low) and \
@@ -265,7 +267,7 @@ def _form(text: str, target: str|None) -> str:
                  r"\blast update\w*|\bmost recent\b|\blatest\b", low): return "current"
     last = last_clause(text)
     if EXISTENTIAL.search(last) or (last.endswith("?") and not YES_NO.search(last) and not WH_WORDS.search(last)
-                                    and re.search(NAMED_TARGET, last, re.I)): return "list"
+                                    and re.search(NAMED_TARGET, last, re.I) and not drug): return "list"
     if YES_NO.search(last) or (last.endswith("?") and not WH_WORDS.search(last)): return "yes_no"
     if re.search(r"^\s*(?:at what age|when|how old|since when|what age)\b", low): return "when"
     if re.search(r"\b(?:which|what|name|list|give me|tell me)\b", low): return "list"
@@ -427,7 +429,7 @@ def family_members(gi: GraphIndex, seeds: list[dict], target: str) -> list[dict]
     return out
 
 
-# %% ../nbs/11c_question.ipynb #3098a767
+# %% ../nbs/11c_question.ipynb #efd4ceb6
 def _by_head_word(gi: GraphIndex, keep: list[dict], layers: dict, out: list) -> tuple[list, list]:
     ("Where one phrase links entities of two layers, the layer its head word names: '… seizures' a phenotype, "
      "'… epilepsy' a disease (HEAD_LAYER).")
@@ -486,7 +488,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     seeds, considered, chosen_notes = choose_subjects(gi, fixed, seeds, target)
     considered += about
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
-    form = _form(masked, target)
+    form = _form(masked, target, any(e["type"] in ("drug", "chemical") for e in ents))
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets
     q = Question(text, ents, target, form,
                  *(parse_as_of(fixed) if form not in ("replaced", "current") else (None, None)),
@@ -499,6 +501,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     q.qualifiers, q.age = guidance_population(fixed, q.entities, hpo_branch(gi, SEIZURE))
     if q.target is None and q.qualifiers: q.target = "drug"    # who a treatment is for: a treatment question
     q.entities += population_entities(gi, q.target, q.entity_ids, q.qualifiers)
+    q.entities += narrower_entities(gi, q.target, q.entities, lambda e: hpo_branch(gi, e))
     for k, v in (hints or {}).items():
         if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, "
                                                                   "as_of)")

@@ -41,12 +41,12 @@ RESULTS = Path("/tmp/treatment_results.csv")
 RELATIONS = ("first_line", "adjunctive", "alternative", "avoid", "contraindicated", "dose_adjust", "test_before")
 TOKENS = ("childbearing", "age:2-", "age:-54", "new-start", "other-seizure-types", "tsc", "not-tsc", "steroid-risk",
           "with-clobazam", "community", "no-emergency-plan", "iv-access", "activity-score-1", "drug-naive",
-          "hla-b-negative", "alternatives-available", "after-first-line")
+          "hla-b-negative", "alternatives-available", "after-first-line", "poor-metaboliser", "intermediate-metaboliser")
 AFTER = "after-first-line"
 # tokens that say who a row is for (epigraph.guidance.HARD_QUALIFIERS): a question that describes its patient and does
 # not state one of these is not asking about that population
 HARD = frozenset(("childbearing", "other-seizure-types", "tsc", "not-tsc", "steroid-risk", "community",
-                  "no-emergency-plan", "iv-access"))
+                  "no-emergency-plan", "iv-access", "poor-metaboliser", "intermediate-metaboliser"))
 
 # the question's conditions, by the table's CURIEs
 ABS, CAE, IS, TSC = "HP:0002121", "ORPHA:64280", "HP:0012469", "ORPHA:805"
@@ -163,9 +163,10 @@ DEV_QUESTIONS = [
      ["contraindicated"]),
     ("New patient HLA-A*31:01 positive and HLA-B*15:02 negative, other options available - which drug to avoid?",
      [HLAA], ["drug-naive", "hla-b-negative", "alternatives-available"], ["avoid"]),
-    ("CYP2C9 poor metaboliser: which antiseizure drug doses need changing?", [CYP2C9], [], ["dose_adjust"]),
+    ("CYP2C9 poor metaboliser: which antiseizure drug doses need changing?", [CYP2C9], ["poor-metaboliser"],
+     ["dose_adjust"]),
     ("CYP2C9 intermediate metabolizer, activity score 1, starting phenytoin - dose adjustment?", [CYP2C9],
-     ["activity-score-1"], ["dose_adjust"]),
+     ["intermediate-metaboliser", "activity-score-1"], ["dose_adjust"]),
     ("Seizures in tuberous sclerosis complex in a 4-year-old: any add-on recommended?", [TSC], ["age:2-"],
      ["adjunctive"]),
 ]
