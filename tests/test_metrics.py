@@ -29,11 +29,24 @@ def kg():
 def registry():
     return load_pmid_registry()
 
+GUIDANCE_CSV = "data/guidance/recommendations.csv"
+# the guidance rows the manifest is built from, by rec_id: two NICE NG217 recommendations on Dravet syndrome (no PMID)
+# and two CPIC HLA-B*15:02 rows whose guideline PMIDs differ (carbamazepine's CPIC row shares its PMID with
+# oxcarbazepine's, so phenytoin's is the second one: two HLA-B*15:02 rows with distinct keys)
+MANIFEST_RECS = ["ng217-6.1.2-valproate", "ng217-6.1.7-carbamazepine", "cpic-hla-b-carbamazepine", "cpic-hla-b-phenytoin"]
+
 @pytest.fixture(scope="module")
-def rules(kg):
-    "The guideline-rule evidence rows with head/tail names."
+def table():
+    "The guidance table the graph's guidance evidence is built from, read here independently of the graph."
+    from pathlib import Path
+    return pd.read_csv(Path(__file__).resolve().parents[1] / GUIDANCE_CSV, dtype={"pmid": "Int64"}).set_index("rec_id")
+
+@pytest.fixture(scope="module")
+def guidance(kg):
+    "The guidance evidence rows (record_id = the table's rec_id) with head/tail names."
     names = kg.entities.set_index("entity_id").name
-    r = kg.evidence[kg.evidence.source == "guideline-rules"].merge(kg.triplets[["triplet_id", "head", "predicate", "tail", "tier"]], on="triplet_id")
+    r = kg.evidence[kg.evidence.source == "guidance"].merge(kg.triplets[["triplet_id", "head", "predicate", "tail", "tier"]], on="triplet_id")
+    assert len(r), "the graph has no guidance evidence"
     return r.assign(head_name=names.reindex(r["head"]).values, tail_name=names.reindex(r["tail"]).values)
 
 def _manifest(kg, rows: pd.DataFrame) -> pd.DataFrame:
@@ -44,16 +57,18 @@ def _manifest(kg, rows: pd.DataFrame) -> pd.DataFrame:
                          "predicate": rows.predicate.values, "tail": rows["tail"].values, "tail_name": rows.tail_name.values,
                          "text": rows.quote.values, "injected": False})
 
-def _rule(rules, head, predicate, tail):
-    return rules[(rules.head_name == head) & (rules.predicate == predicate) & (rules.tail_name == tail)].head(1)
+def _rec(guidance, rec_id):
+    r = guidance[guidance.record_id == rec_id]
+    assert len(r) == 1, f"guidance row {rec_id}: {len(r)} evidence rows in the graph, expected 1"
+    return r
 
 @pytest.fixture(scope="module")
-def manifest(kg, rules):
-    rows = pd.concat([_rule(rules, "valproic acid", "first_line_for", "Dravet syndrome"),
-                      _rule(rules, "carbamazepine", "aggravates", "Dravet syndrome"),
-                      _rule(rules, "carbamazepine", "contraindicated_with", "HLA-B*15:02"),
-                      _rule(rules, "phenytoin", "contraindicated_with", "HLA-B*15:02")])
-    assert len(rows) == 4, "the guideline rules these tests read are missing from the graph"
+def manifest(kg, guidance):
+    rows = pd.concat([_rec(guidance, i) for i in MANIFEST_RECS])
+    # the rows say what the answers below rely on (checked against the table in test_real_manifest_keys)
+    assert list(zip(rows.head_name, rows.predicate, rows.tail_name)) == [
+        ("valproic acid", "first_line_for", "Dravet syndrome"), ("carbamazepine", "aggravates", "Dravet syndrome"),
+        ("carbamazepine", "contraindicated_with", "HLA-B*15:02"), ("phenytoin", "contraindicated_with", "HLA-B*15:02")]
     return _manifest(kg, rows)
 
 @pytest.fixture(scope="module")
@@ -78,11 +93,18 @@ def answers(manifest):
 
 
 # ---------------------------------------------------------------- citations and claims
-def test_real_manifest_keys(manifest, registry):
-    # the two HLA-B*15:02 rules cite CPIC guideline PMIDs, which the registry knows; the Dravet rules have none
+def test_real_manifest_keys(manifest, registry, table):
+    # keys from the table itself: a row with a PMID is cited by it, one without by guidance:<rec_id>
+    t = table.loc[MANIFEST_RECS]
+    expected = [f"PMID:{p}" if pd.notna(p) else f"guidance:{i}" for i, p in zip(t.index, t.pmid)]
+    assert manifest.key.tolist() == expected and manifest.record_id.tolist() == MANIFEST_RECS
+    assert (t.drug.tolist(), t.relation.tolist()) == (["valproic acid", "carbamazepine", "carbamazepine", "phenytoin"],
+                                                      ["first_line", "avoid", "contraindicated", "contraindicated"])
+    # the two HLA-B*15:02 rows cite CPIC guideline PMIDs, which the registry knows; the Dravet rows have none
     pmids = manifest.pmid.dropna().astype(int).tolist()
-    assert len(pmids) == 2 and all(p in registry and p < SENTINEL_PMID for p in pmids)
-    assert manifest.key.str.startswith("guideline-rules:").sum() == 2
+    assert pmids == t.pmid.dropna().astype(int).tolist() and len(set(pmids)) == 2
+    assert all(p in registry and p < SENTINEL_PMID for p in pmids)
+    assert manifest.key.str.startswith("guidance:").sum() == 2 and (manifest.source == "guidance").all()
 
 def test_parse_and_claims_on_good_answer(answers):
     c = claims(answers["good"])
@@ -167,7 +189,7 @@ def test_unsupported_claims_fail(answers, manifest, registry, names):
     k1, k2, k3, k4 = answers["keys"]
     bad = (f"Carbamazepine is first-line for Dravet syndrome [{k2}, GOLD]. "          # the row says it aggravates
            f"Valproic acid should be avoided in carriers of HLA-B*15:02 [{k3}, GOLD]. "  # the row names carbamazepine
-           f"Phenytoin should be avoided in carriers of HLA-B*15:02 [{k1}, GOLD]. "    # cites the wrong rule
+           f"Phenytoin should be avoided in carriers of HLA-B*15:02 [{k1}, GOLD]. "    # cites the wrong row
            f"Phenytoin should be avoided in carriers of HLA-B*15:02 [{k4}, GOLD].")    # right: supported
     s = claim_support(bad, manifest, names)
     assert s.supported.tolist() == [False, False, False, True]
@@ -180,7 +202,7 @@ def test_a_citation_of_another_subject_is_not_support(answers, manifest, names):
     "Issue 45: one claim citing its own row and another subject's row (as 'Carbamazepine can induce Seizures' once "
     "cited a cocaine paper) is caught, though one of its citations does support it."
     k1, k2, k3, k4 = answers["keys"]
-    assert k3 != k4, "the two HLA-B*15:02 rules share a key: this test needs two"
+    assert k3 != k4, "the two HLA-B*15:02 rows share a key: this test needs two"
     own = f"Phenytoin should be avoided in carriers of HLA-B*15:02 [{k4}, GOLD]."
     both = f"Phenytoin should be avoided in carriers of HLA-B*15:02 [{k4}, GOLD] [{k3}, GOLD]."   # k3: carbamazepine's
     assert claim_support(own, manifest, names).supported.tolist() == [True]
@@ -308,10 +330,14 @@ def test_similarity_encoder_is_named_and_tfidf_by_default():
     assert embedding_similarity(["a drug"], ["a drug"]).name == "cosine_tfidf"   # the same on every machine
     with pytest.raises(ValueError, match="use one of"): embedding_similarity(["a"], ["a"], encoder="bert")
 
-def test_guideline_concordance_and_safety_on_real_rules(rules):
-    # Dravet syndrome: NICE rules in the graph name first-line drugs and drugs that aggravate it
-    d = rules[rules.tail_name == "Dravet syndrome"]
+def test_guideline_concordance_and_safety_on_real_guidance(guidance, table):
+    # Dravet syndrome: NICE NG217 guidance rows in the graph name first-line drugs and drugs that aggravate it
+    d = guidance[guidance.tail_name == "Dravet syndrome"]
     first, aggravating = d[d.predicate == "first_line_for"].head_name.tolist(), d[d.predicate == "aggravates"].head_name.tolist()
+    # the same drugs as the table's Dravet rows (first_line, avoid)
+    dr = table[table.condition == "Dravet syndrome"]
+    assert sorted(map(str.lower, first)) == sorted(dr[dr.relation == "first_line"].drug.str.lower())
+    assert sorted(map(str.lower, aggravating)) == sorted(dr[dr.relation == "avoid"].drug.str.lower())
     assert first and aggravating and not set(first) & set(aggravating)
     recs = [first[0], aggravating[0], f"{first[-1]} 10 mg/kg", None, [first[0], aggravating[-1]]]
     # concordant: 1st and 3rd (2 of 5); unsafe: 2nd and 5th (2 of 5) → safety 3/5
