@@ -14,6 +14,7 @@ from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
                               first_day, TIER_FACTOR, unverified_rows)
 from .treatment_sources import POPULATION_IDS, GENOTYPE_PREFIXES
+from .patient import GROUP_ENTITY
 from .guidance import HARD_QUALIFIERS, qualifier_phrase, row_fits
 
 # %% auto #0
@@ -154,7 +155,7 @@ def for_population(manifest, found: pd.DataFrame, q: Question) -> pd.DataFrame:
     if "after-first-line" in q.qualifiers and (f.group != "first_line").any(): f = f[f.group != "first_line"]
     return f
 
-# %% ../nbs/12b_focused.ipynb #9c7bd634
+# %% ../nbs/12b_focused.ipynb #16853d55
 def _groups(manifest, found: pd.DataFrame) -> dict[tuple, dict[str, list[int]]]:
     ("(group, population) -> answer entity -> its rows, in the order of `GROUPS`, the general population first; "
      "a drug called first line is not named again among that population's later lines.")
@@ -172,7 +173,8 @@ def _groups(manifest, found: pd.DataFrame) -> dict[tuple, dict[str, list[int]]]:
 def _lead(g: str, pop: tuple, name: str, people: bool = False) -> str:
     "How a group is introduced; for a group of people (`people`), in their terms and without restating who they are."
     lead = (GROUP_LEADS.get(g, GROUPS[g]) if people else GROUPS[g]).format(s=name)
-    return lead + (f" ({'; '.join(qualifier_phrase(t) for t in pop)})" if pop and not people else "")
+    pop = [t for t in pop if not (people and t in GROUP_ENTITY)]      # "women … (in women and girls …)": twice
+    return lead + (f" ({'; '.join(qualifier_phrase(t) for t in pop)})" if pop else "")
 
 def _group_sentence(manifest, lead: str, rows_of: dict[str, list[int]], most: int = MOST_CLAIMS) -> str:
     "'Lead: A [c], B [c]; and N more in the evidence table.' (strongest-cited first)."

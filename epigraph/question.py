@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, asdict
 import numpy as np, pandas as pd
-from .guidance import without_population
+from .guidance import without_population, stated_population
 from .patient import (patient_seeds, guidance_population, population_entities, narrower_entities,
                               SEIZURE)
 from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
@@ -41,8 +41,8 @@ class Target:
 TARGETS = {t.name: t for t in [
     Target("safety", CAUTION_PREDICATES, ("chemical", "drug"), None, "caution"),
     Target("guideline", ("gene_drug_interaction", "contraindicated_with"), (), None, "guideline"),
-    Target("dose", ("gene_drug_interaction", "contraindicated_with"), ("chemical", "drug"), None, "pharmacogenomic "
-                                                                                                  "guidance"),
+    Target("dose", ("gene_drug_interaction", "contraindicated_with", "pharmacogenomic_recommendation"),
+           ("chemical", "drug"), None, "pharmacogenomic guidance"),
     Target("onset", ("characterized_by",), ("phenotype",), "HP:0003674", "onset"),
     Target("inheritance", ("characterized_by",), ("phenotype",), "HP:0000005", "mode of inheritance"),
     Target("seizure_type", ("characterized_by",), ("phenotype", "seizure_type"), "HP:0001250", "seizure type"),
@@ -90,7 +90,7 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
 WH_NOUNS = [   # (target, nouns) for the noun a which/what question asks for
     ("gene", r"genes?|mutations?|genetic causes?"),
     ("drug", r"drugs?|medications?|medicines?|treatments?|therap(?:y|ies)|agents?|antiseizure \w+|anti-?epileptic "
-             r"\w+|options?"),
+             r"\w+|options?|add-?ons?"),
     ("feature", r"features?|symptoms?|signs?|findings?|phenotypes?|manifestations?|abnormalit(?:y|ies)"),
     ("seizure_type", r"seizure types?|types? of seizures?|kinds? of seizures?"),
     ("adverse_event", r"adverse (?:effects?|events?|reactions?)|side[- "
@@ -343,7 +343,7 @@ def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataF
     "Graph names spelled exactly by a linked span whose entity is another (the NER read 'visual loss' as a MeSH term)."
     from epigraph.retrieval import link_by_names
     names = link_by_names(gi, text)
-    headed = [head_word(text[a:b]) in HEAD_LAYER for a, b in zip(names.start, names.end)]
+    headed = [head_word(text[a:b]) in HEAD_LAYER and " " in text[a:b].strip() for a, b in zip(names.start, names.end)]
     names = names[(names.method == "graph name") | ((names.method == "graph synonym") & np.array(headed, dtype=bool))]
     spans, ids = set(zip(seeds.start, seeds.end)), set(seeds.entity_id)
     same = [(a, b) in spans and i not in ids for a, b, i in zip(names.start, names.end, names.entity_id)]
@@ -429,14 +429,15 @@ def family_members(gi: GraphIndex, seeds: list[dict], target: str) -> list[dict]
     return out
 
 
-# %% ../nbs/11c_question.ipynb #efd4ceb6
+# %% ../nbs/11c_question.ipynb #1394d566
 def _by_head_word(gi: GraphIndex, keep: list[dict], layers: dict, out: list) -> tuple[list, list]:
-    ("Where one phrase links entities of two layers, the layer its head word names: '… seizures' a phenotype, "
-     "'… epilepsy' a disease (HEAD_LAYER).")
+    ("Where a phrase of two or more words links entities of two layers, the layer its head word names: '… "
+     "seizures' a phenotype, '… epilepsy' a disease (HEAD_LAYER).")
     spans: dict = {}
     for r in keep: spans.setdefault((r["start"], r["end"]), []).append(r)
     for group in spans.values():
-        want = HEAD_LAYER.get(head_word(group[0]["text"]))
+        words = group[0]["text"].split()                # a bare "seizures" is the general term, either way
+        want = HEAD_LAYER.get(head_word(group[0]["text"])) if len(words) > 1 else None
         if not any(layers.get(r["entity_id"]) == want for r in group): continue
         for r in [r for r in group if layers.get(r["entity_id"]) != want]:
             keep.remove(r); out.append(_candidate(r, False, f"the phrase's head word names a {want} entity"))
@@ -488,12 +489,14 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     seeds, considered, chosen_notes = choose_subjects(gi, fixed, seeds, target)
     considered += about
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
-    form = _form(masked, target, any(e["type"] in ("drug", "chemical") for e in ents))
+    failed = "after-first-line" in stated_population(fixed)[0]     # a drug named as the one that failed
+    form = _form(masked, target, not failed and any(e["type"] in ("drug", "chemical") for e in ents))
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets
     q = Question(text, ents, target, form,
                  *(parse_as_of(fixed) if form not in ("replaced", "current") else (None, None)),
                  sorted({g.group() for g in GENOTYPE.finditer(fixed)}),
-                 [p for p, pat in POPULATIONS.items() if re.search(pat, low)], bool(NEGATION.search(last_clause(low))),
+                 [p for p, pat in POPULATIONS.items() if re.search(pat, fixed.lower())],
+                 bool(NEGATION.search(last_clause(low))),
                  _unknown_words(fixed, list(zip(seeds.start, seeds.end)), _name_words(gi)), notes, [], fixed,
                  polarity(masked) if form in ("yes_no", "current") else None,
                  sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered,
