@@ -155,7 +155,7 @@ def for_population(manifest, found: pd.DataFrame, q: Question) -> pd.DataFrame:
     if "after-first-line" in q.qualifiers and (f.group != "first_line").any(): f = f[f.group != "first_line"]
     return f
 
-# %% ../nbs/12b_focused.ipynb #16853d55
+# %% ../nbs/12b_focused.ipynb #bbaec2b4
 def _groups(manifest, found: pd.DataFrame) -> dict[tuple, dict[str, list[int]]]:
     ("(group, population) -> answer entity -> its rows, in the order of `GROUPS`, the general population first; "
      "a drug called first line is not named again among that population's later lines.")

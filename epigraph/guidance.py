@@ -37,7 +37,7 @@ def relation_agrees(relation: str, paraphrase: str) -> bool:
     "True when `paraphrase` uses one of the words that state `relation` (see `RELATION_WORDS`)."
     return any(re.search(p, paraphrase, re.I) for p in RELATION_WORDS.get(relation, ()))
 
-# %% ../nbs/02e_guidance.ipynb #c0074196
+# %% ../nbs/02e_guidance.ipynb #ed8e54ba
 QUALIFIERS = {   # token -> (how an answer says it, words a paraphrase uses for it: a regular expression)
     "childbearing": ("in women and girls able to have children", r"childbearing|able to have children"),
     "new-start": ("starting it for the first time", r"\bnew\b|first time"),
@@ -61,7 +61,7 @@ QUALIFIERS = {   # token -> (how an answer says it, words a paraphrase uses for 
 }
 AGE_BAND = r"age:(?P<lo>\d*)-(?P<hi>\d*)"     # `age:2-` aged 2 or over; `age:-54` under 55
 
-# %% ../nbs/02e_guidance.ipynb #3d47db12
+# %% ../nbs/02e_guidance.ipynb #459d6b79
 def qualifiers_of(cell: str) -> tuple[str, ...]:
     "The tokens of a `qualifiers` cell (`tsc;after-first-line` → two; empty → none)."
     return tuple(t.strip() for t in str(cell).split(";") if t.strip())
@@ -136,7 +136,7 @@ def load_guidance(path=None) -> pd.DataFrame:
     pmid = pd.to_numeric(df.pmid.replace("", None)).astype("Int64")
     return df.assign(year=df.year.astype(int), pmid=pmid)
 
-# %% ../nbs/02e_guidance.ipynb #aed60c19
+# %% ../nbs/02e_guidance.ipynb #633c2795
 POPULATION_WORDS = {   # token -> how a person says it (a regular expression, matched case-insensitively)
     "childbearing": r"\bchild-?bearing|\b(?:wom[ae]n|girls?|females?|daughters?|mothers?)\b|\bpregnan\w*|"
                     r"\bcontracepti\w*|\bable to (?:have|bear) (?:children|a baby)|\breproductive age",
@@ -175,7 +175,7 @@ OPPOSITE = {"tsc": "not-tsc", "not-tsc": "tsc", "community": "iv-access", "iv-ac
 AGE_WORDS = (r"\b(\d{1,2})[- ](?:year|yr)s?[- ]old\b|\baged? (\d{1,2})\b|\b(?:of|aged) (\d{1,2})(?: years)?\b|"
              r"\b(\d{1,2}) ?(?:y/?o|yo|years old)\b")
 
-# %% ../nbs/02e_guidance.ipynb #8b1186bc
+# %% ../nbs/02e_guidance.ipynb #8023e003
 def stated_population(text: str) -> tuple[tuple[str, ...], int|None]:
     "The population tokens a question states, and the age in years it gives (or None)."
     found = {t for t, w in POPULATION_WORDS.items() if re.search(w, text, re.I)}
@@ -202,7 +202,7 @@ def row_fits(tokens, stated, age: int|None) -> bool:
             if (m["lo"] and age < int(m["lo"])) or (m["hi"] and age > int(m["hi"])): return False
     return True
 
-# %% ../nbs/02e_guidance.ipynb #62f8401b
+# %% ../nbs/02e_guidance.ipynb #9f1b40eb
 @functools.lru_cache(maxsize=2)
 def _rows(path: str, stamp: tuple) -> dict:
     g = load_guidance(path)
@@ -214,7 +214,7 @@ def guidance_rows(path=None) -> dict[str, tuple[str, tuple[str, ...]]]:
     st = p.stat()
     return _rows(str(p), (st.st_mtime_ns, st.st_size))
 
-# %% ../nbs/02e_guidance.ipynb #efda124d
+# %% ../nbs/02e_guidance.ipynb #6de616bd
 CONTRARY = {("first_line", "adjunctive"), ("first_line", "alternative")} | {
     (give, no) for give in GIVE_RELATIONS for no in ("avoid", "contraindicated")}
 

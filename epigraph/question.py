@@ -429,7 +429,7 @@ def family_members(gi: GraphIndex, seeds: list[dict], target: str) -> list[dict]
     return out
 
 
-# %% ../nbs/11c_question.ipynb #1394d566
+# %% ../nbs/11c_question.ipynb #2f867f5c
 def _by_head_word(gi: GraphIndex, keep: list[dict], layers: dict, out: list) -> tuple[list, list]:
     ("Where a phrase of two or more words links entities of two layers, the layer its head word names: '… "
      "seizures' a phenotype, '… epilepsy' a disease (HEAD_LAYER).")

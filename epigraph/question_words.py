@@ -215,7 +215,7 @@ def _is_english(w: str) -> bool:
     return any(x in words for x in stems)
 
 
-# %% ../nbs/11h_question_words.ipynb #3dd983bf
+# %% ../nbs/11h_question_words.ipynb #f07cfb42
 HEAD_LAYER = {**dict.fromkeys(("seizure", "seizures", "spasm", "spasms", "convulsion", "convulsions", "absences",
                               "epilepticus"), "L2"),
               **dict.fromkeys(("epilepsy", "epilepsies", "syndrome", "syndromes", "disease", "encephalopathy"), "L1")}

@@ -197,7 +197,7 @@ def decide(kind: str, n_options: int, oe: pd.DataFrame, yes_rows: list[int]|None
         return Reading(kind, int(ok.option.iloc[0]), refused, [], "the only option not refused", s)
     return Reading(kind, None, refused, [], "the evidence does not single out one option", s)
 
-# %% ../nbs/11e_readers.ipynb #39e73062
+# %% ../nbs/11e_readers.ipynb #7d7c709d
 def _guidance(row) -> tuple|None:
     "(relation, qualifiers) of a guidance row, looked up in the table by the row's name; None for any other row."
     return guidance_rows().get(row.record_id) if getattr(row, "source", None) == "guidance" else None

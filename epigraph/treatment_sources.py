@@ -74,7 +74,7 @@ def guidance_claims(g: pd.DataFrame, drug_ids: dict[str, str], pmids_known=()) -
     return claims_frame(pd.DataFrame(rows, columns=CLAIM_COLUMNS)), pd.DataFrame(aside, columns=ASIDE_COLUMNS)
 
 
-# %% ../nbs/07c_treatment_sources.ipynb #256b15e4
+# %% ../nbs/07c_treatment_sources.ipynb #f9dd9827
 NAMED_KINDS = {"HP": ("L2", "phenotype"), "OMIM": ("L1", "disease"), "ORPHA": ("L1", "disease")}
 
 def condition_names(g: pd.DataFrame) -> pd.DataFrame:
