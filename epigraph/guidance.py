@@ -11,9 +11,9 @@ from .config import get_settings
 from .schema import is_curie
 
 # %% auto #0
-__all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', 'GIVE_RELATIONS', 'POPULATION_WORDS',
-           'HARD_QUALIFIERS', 'OPPOSITE', 'AGE_WORDS', 'CONTRARY', 'relation_agrees', 'qualifiers_of',
-           'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path', 'load_guidance',
+__all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', 'SAID_ONLY_OF', 'GIVE_RELATIONS',
+           'POPULATION_WORDS', 'HARD_QUALIFIERS', 'OPPOSITE', 'AGE_WORDS', 'CONTRARY', 'relation_agrees',
+           'qualifiers_of', 'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path', 'load_guidance',
            'stated_population', 'population_spans', 'without_population', 'row_fits', 'guidance_rows', 'contradictions']
 
 # %% ../nbs/02e_guidance.ipynb #6f07e5b5
@@ -104,6 +104,9 @@ def _row_problem(r: pd.Series) -> str|None:
         return f"condition_id {bad[0]!r} is not a CURIE"
     return _population_problem(r.relation, qualifiers_of(r.qualifiers), r.paraphrase)
 
+# populations whose words in a paraphrase always mean the row is for them (others, such as "women and girls of
+# childbearing potential", are also named in passing: "with the Pregnancy Prevention Programme in place for …")
+SAID_ONLY_OF = ("other-seizure-types", "not-tsc", "poor-metaboliser", "intermediate-metaboliser")
 GIVE_RELATIONS = ("first_line", "adjunctive", "alternative")      # what to give, in the order of the lines
 
 def _population_problem(relation: str, tokens: tuple, paraphrase: str) -> str|None:
@@ -111,6 +114,8 @@ def _population_problem(relation: str, tokens: tuple, paraphrase: str) -> str|No
     if bad := [t for t in tokens if t not in QUALIFIERS and not _age(t)]: return f"qualifier {bad[0]!r} is unknown"
     if quiet := [t for t in tokens if not qualifier_agrees(t, paraphrase)]:
         return f"paraphrase does not state the qualifier {quiet[0]}"
+    if said := [t for t in SAID_ONLY_OF if t not in tokens and qualifier_agrees(t, paraphrase)]:
+        return f"paraphrase is for a narrower population: add the qualifier {said[0]}"
     if relation == "first_line" and "after-first-line" in tokens: return "a first-line row cannot be after first line"
     failed = re.search(QUALIFIERS["after-first-line"][1], paraphrase, re.I)
     if relation in GIVE_RELATIONS[1:] and failed and "after-first-line" not in tokens:
