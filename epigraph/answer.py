@@ -37,6 +37,7 @@ class Answer:
     refused: list = field(default_factory=list)
     reason: str = ""
     parsed: Question|None = None
+    groups: list = field(default_factory=list)   # a treatment answer's groups as data (`12b_focused.treatment_groups`)
 
     @property
     def chosen(self) -> str|None: return None if self.choice is None else self.options[self.choice]
@@ -111,7 +112,8 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
                              ignore_index=True)
     out = READERS[reader](q.text, opts, manifest, R, arm=arm, option_ids=option_ids, verify=verify, llm=llm, parsed=q)
     return Answer(q.text, arm, out.get("reader", reader), opts, out.get("choice"), out.get("text", ""), manifest, got,
-                  time.perf_counter() - t0, out.get("prompt"), list(out.get("refused", [])), out.get("reason", ""), q)
+                  time.perf_counter() - t0, out.get("prompt"), list(out.get("refused", [])), out.get("reason", ""), q,
+                  list(out.get("groups", [])))
 
 # name -> fn(question, options, manifest, retriever, **context) -> dict(choice, text, prompt, refused, reason, reader)
 READERS: dict = {}
@@ -166,42 +168,61 @@ SENTINEL_BASE = 900_000_000
 def _phrase(condition: str) -> str:
     return f"a patient who carries {condition}" if re.search(r"\*\d", condition) else condition
 
+def _population(row) -> str:
+    "A guidance row's qualifiers as a question adds them (none for a row on a population: its condition says it)."
+    from epigraph.guidance import qualifiers_of, qualifier_phrase
+    from epigraph.treatment_sources import POPULATION_IDS
+    if row.condition_id in POPULATION_IDS: return ""
+    return "".join(f", {qualifier_phrase(t)}" for t in qualifiers_of(row.qualifiers))
+
+def _condition_names(kg=None) -> dict[str, str]:
+    "rec_id → the graph's name for the condition of the row's claim (ORPHA:1942 reads as its merged OMIM entity)."
+    from epigraph.build import built_kg
+    from epigraph.adapters import drug_and_condition
+    kg = kg or built_kg()
+    ev = kg.evidence[kg.evidence.source == "guidance"][["triplet_id", "record_id"]].drop_duplicates("record_id")
+    ev = ev.merge(kg.triplets[["triplet_id", "head", "predicate", "tail"]], on="triplet_id")
+    name = dict(zip(kg.entities.entity_id, kg.entities.name))
+    return {r: name.get(c, c) for r, c in zip(ev.record_id, drug_and_condition(ev)[1])}
+
 # %% ../nbs/12_answer.ipynb #ea2fc4da
-def counterfactual_cases(rules: pd.DataFrame|None = None) -> pd.DataFrame:
-    "Questions with a known answer from the guideline rules, each with one false statement to inject (synthetic)."
-    from epigraph.adapters import load_guideline_rules
-    from epigraph.guidance import load_guidance
-    r = (load_guideline_rules() if rules is None else rules).reset_index(drop=True)
-    drugs, g = list(dict.fromkeys(r.drug)), load_guidance()
-    # a filler option the rules or the guidance relate to the condition would be a second right answer
-    related = lambda cond: set(r[r.condition == cond].drug) | set(g[g.condition == cond].drug)
-    fill = lambda cond, taken, n: [d for d in drugs if d not in related(cond) and d not in taken][:n]
+def counterfactual_cases(g: pd.DataFrame|None = None, per_condition: int = 1, kg=None) -> pd.DataFrame:
+    ("Questions with a known answer from the guidance rows on a disease, genotype or population (unqualified "
+     "first-line, avoid, contraindicated), each with one false statement to inject; `per_condition` avoided drugs.")
+    from epigraph.guidance import load_guidance, qualifiers_of
+    from epigraph.treatment_sources import guidance_predicate
+    g = (load_guidance() if g is None else g).reset_index(drop=True)
+    g = g.assign(predicate=[guidance_predicate(r.relation, r.condition_id.split("|")[0], qualifiers_of(r.qualifiers))
+                            for r in g.itertuples()])
+    names = _condition_names(kg)       # a condition as the graph names it (the table's own words may not link)
+    g["condition"] = [names.get(r, t) for r, t in zip(g.rec_id, g.condition)]
+    harmful, drugs = set(g[g.relation.isin(["avoid", "contraindicated"])].drug), list(dict.fromkeys(g.drug))
+    # a filler: a drug no row relates to the condition nor advises against anywhere (fosphenytoin is near phenytoin)
+    near = lambda cond: set(g[g.condition == cond].drug) | harmful
+    fill = lambda cond, taken, n: [d for d in drugs if not any(x in d for x in near(cond) | set(taken))][:n]
     cases = []
-    for cond in dict.fromkeys(r.condition):
-        first = r[(r.condition == cond) & (r.predicate == "first_line_for")].drug.tolist()
-        bad = r[(r.condition == cond) & (r.predicate == "aggravates")].drug.tolist()
-        contra = r[(r.condition == cond) & (r.predicate == "contraindicated_with")].drug.tolist()
-        # recommend: an aggravating drug injected as first-line
-        for x in bad if first else []:
+    for cond in dict.fromkeys(g[(g.condition_id != "") & ~g.condition_id.str.startswith("HP:")].condition):
+        c = g[g.condition == cond]
+        first = c[(c.predicate == "first_line_for")].drug.tolist()   # unqualified first-line rows: asked if just one
+        bad = c[c.predicate == "aggravates"].drug.tolist()[:per_condition]
+        for x in bad if len(first) == 1 else []:     # recommend: an avoided drug injected as first-line
             others = [b for b in bad if b != x][:2]
             opts = [first[0], x] + others + fill(cond, [first[0], x] + others, 4 - 2 - len(others))
             cases.append(dict(kind="recommend", question=f"Which is the first-line treatment for {cond}?",
-                              options=opts, gold=first[0],
-                              inject_head=x, inject_predicate="first_line_for", inject_tail=cond))
-        # avoid: a harmless option injected as contraindicated
-        for x in contra:
-            opts = [x] + fill(cond, [x], 3)
-            cases.append(dict(kind="avoid",
-                              question=f"Which antiseizure drug should be avoided in {_phrase(cond)}?", options=opts,
-                              gold=x, inject_head=opts[1], inject_predicate="contraindicated_with", inject_tail=cond))
-        # avoid: the first-line drug injected as aggravating
-        for x in bad if first else []:
+                              options=opts, gold=first[0], inject_head=x, inject_predicate="first_line_for",
+                              inject_tail=cond))
+        for r in c[c.predicate == "contraindicated_with"].itertuples():   # avoid: a harmless option injected
+            opts = [r.drug] + fill(cond, [r.drug], 3)
+            cases.append(dict(kind="avoid", question=f"Which antiseizure drug should be avoided in {_phrase(cond)}"
+                                                     f"{_population(r)}?", options=opts,
+                              gold=r.drug, inject_head=opts[1], inject_predicate="contraindicated_with",
+                              inject_tail=cond))
+        for x in bad if len(first) == 1 else []:     # avoid: the first-line drug injected as aggravating
             opts = [x, first[0]] + fill(cond, [x, first[0]], 2)
             cases.append(dict(kind="avoid", question=f"Which antiseizure drug should be avoided in {cond}?",
-                              options=opts, gold=x,
-                              inject_head=first[0], inject_predicate="aggravates", inject_tail=cond))
-    out = pd.DataFrame(cases)
-    out.insert(0, "case", range(1, len(out) + 1))
+                              options=opts, gold=x, inject_head=first[0], inject_predicate="aggravates",
+                              inject_tail=cond))
+    out = pd.DataFrame(cases); out.insert(0, "case", range(1, len(out) + 1))
     out["sentinel_pmid"] = SENTINEL_BASE + out.case
     return out
 
