@@ -19,9 +19,9 @@ from .guidance import HARD_QUALIFIERS, qualifier_phrase, row_fits
 
 # %% auto #0
 __all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'CAUTION_SAID',
-           'ONE_VALUED', 'FIRST_LINE', 'QUALIFIERS', 'answer_rows', 'ranked', 'onset_sentence', 'fact_line',
-           'for_population', 'treatment_groups', 'grouped_text', 'abstain', 'yes_no_text', 'qualified', 'grouped',
-           'list_text', 'only', 'dated_text', 'read_free', 'free_reader']
+           'ONE_VALUED', 'FIRST_LINE', 'RELATION_RANK', 'QUALIFIERS', 'answer_rows', 'ranked', 'onset_sentence',
+           'fact_line', 'for_population', 'treatment_groups', 'grouped_text', 'abstain', 'yes_no_text', 'qualified',
+           'grouped', 'list_text', 'only', 'dated_text', 'answer_groups', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -144,10 +144,10 @@ def for_population(manifest, found: pd.DataFrame, q: Question) -> pd.DataFrame:
     "The rows whose population fits the question's, those for a population it states standing in for the rest."
     f = found.assign(group=[_group_of(manifest, r) for r in found.itertuples(index=False)],
                      pop=[row_population(manifest.iloc[j]) for j in found.row])
-    f = f[[row_fits(p, q.qualifiers, q.age) for p in f["pop"]]]
+    f = f[np.array([row_fits(p, q.qualifiers, q.age) for p in f["pop"]], dtype=bool)]
     stated = set(q.qualifiers) & set(HARD_QUALIFIERS)
     if q.qualifiers and len(f):       # a patient described: rows for a population the question does not state go
-        f = f[[set(p) & set(HARD_QUALIFIERS) <= stated for p in f["pop"]]]
+        f = f[np.array([set(p) & set(HARD_QUALIFIERS) <= stated for p in f["pop"]], dtype=bool)]
     if stated and len(f):
         hit = f["pop"].map(lambda p: bool(set(p) & stated))
         has = hit.groupby([f.subject, f.group.fillna("")]).transform("any").astype(bool)
@@ -235,25 +235,37 @@ def abstain(q: Question, ents: list[Entity], why: str = "") -> str:
     return (f"The evidence graph links {_names(ents)} to no {noun}{' ' + why if why else ''} "
             f"(searched: {', '.join(e.name for e in ents)}; relations: {', '.join(q.predicates) or 'any'}).")
 
+
+# %% ../nbs/12b_focused.ipynb #7100df66
 CAUTION_SAID = ("contraindicated_with", "aggravates", "induces", "gene_drug_interaction")
 ONE_VALUED = ("onset", "inheritance")    # HPO records the onset or the mode: another value asked is a "no"
 
 FIRST_LINE = re.compile(r"\bfirst[- ]line\b|\bfirst[- ]choice\b|\bdrug of (?:first )?choice\b", re.I)
 
-def _opener(q: Question, rows: pd.DataFrame) -> str:
+def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
     "Yes or No for rows that join the question's entities: a caution answers a question about safety with No."
     caution = rows.predicate.isin(CAUTION_SAID).all() and q.target in ("safety", "dose", "drug", None)
     yes = not caution if q.polarity == "benefit" else True
-    if yes and not caution and FIRST_LINE.search(q.text) and not rows.predicate.eq("first_line_for").any():
+    first = rows.predicate.eq("first_line_for").any() or (manifest is not None and any(
+        row_relation(manifest.iloc[j]) == "first_line" for j in rows.row))      # a guideline's, for its population
+    if yes and not caution and FIRST_LINE.search(q.text) and not first:
         return "Yes" if q.negated else "No, not as first line"    # a treatment, but no source calls it first line
     return ("No" if yes else "Yes") if q.negated else ("Yes" if yes else "No")
+
+RELATION_RANK = ("first_line", "adjunctive", "alternative", "contraindicated", "avoid", "dose_adjust", "test_before")
+
+def _strongest(manifest, groups: pd.DataFrame) -> pd.DataFrame:
+    "Each ranked answer with its rows in order of the relation they state, first line first (the one a sentence cites)."
+    rank = lambda j: RELATION_RANK.index(r) if (r := row_relation(manifest.iloc[j])) in RELATION_RANK else 99
+    return groups.assign(rows=[sorted(rows, key=lambda j: (rank(j), j)) for rows in groups.rows])
 
 def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     "The answer to a yes/no question: Yes/No and the rows joining its entities, or 'does not say' (nothing cited)."
     pairs = found[found.pair]
     line = lambda g: fact_line(manifest, gi, q, ents[int(g.subject)].name, g)    # each claim names its own subject
     if len(pairs):
-        return f"{_opener(q, pairs)}. " + " ".join(line(g) for g in ranked(pairs, q.target).head(3).itertuples())
+        return (f"{_opener(q, pairs, manifest)}. "
+                + " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples()))
     if len(ents) == 1 and len(found):
         return "Yes. " + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())
     if q.target in ONE_VALUED and len(found) and not any(fits_target(gi, q.target, e.entity_id) for e in ents[:1]):
@@ -346,6 +358,17 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
     return _sentence(f"The latest record in the evidence graph is dated {r.date}: {_low(fact_sentence(r))}",
                      only(manifest, [int(d.row.iloc[-1])]))
 
+# %% ../nbs/12b_focused.ipynb #802a84b7
+def answer_groups(manifest, q: Question, ents, found: pd.DataFrame, text: str) -> list[dict]:
+    ("The groups an answer states, as data: a grouped answer's groups; for a yes/no treatment question, the groups "
+     "of the rows its text cites; else none.")
+    if not len(found): return []
+    if grouped(manifest, q, found): return treatment_groups(manifest, q, ents, found)
+    if q.form != "yes_no" or q.target not in ("drug", "safety", "dose"): return []
+    cited = {m["key"] for m in CITATION.finditer(text)}
+    return treatment_groups(manifest, q, ents, found[manifest.key.iloc[list(found.row)].isin(cited).to_numpy()])
+
+
 # %% ../nbs/12b_focused.ipynb #935ceb30
 def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool = True, registry=None) -> dict:
     "The focused answer to a parsed question without options: text, the rows it rests on, and why when it abstains."
@@ -361,11 +384,13 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
     dated = q.target in ("guideline", "dose") and (q.as_of or q.form in ("replaced", "current"))
     if q.unknown and (lone or dated or typed and all(fits_target(gi, q.target, e.entity_id) for e in ents)):
         return dict(text=abstain(q, []), abstained=True, reason=f"{', '.join(q.unknown)} is not in the graph")
+    if q.target in ("drug", "safety", "dose") and len(found):       # only the rows for the patient described
+        found = for_population(manifest, found, q)[list(found.columns)]
     text = dated_text(manifest, gi, q, ents, found)
     if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)
     if q.read_as and CITATION.search(text): text += f" ({_cap('; '.join(q.read_as))}.)"   # which disease was asked
-    groups = treatment_groups(manifest, q, ents, found) if len(found) and grouped(manifest, q, found) else []
+    groups = answer_groups(manifest, q, ents, found, text)
     groups = [dict(g, answers=[{k: v for k, v in a.items() if k != "rows"} | dict(name=gi.names[gi.index[a["id"]]])
                                for a in g["answers"]]) for g in groups]
     return dict(text=text, abstained=not CITATION.search(text), groups=groups,

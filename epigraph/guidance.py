@@ -148,17 +148,19 @@ POPULATION_WORDS = {   # token -> how a person says it (a regular expression, ma
     "other-seizure-types": r"\bother (?:seizure )?types?\b|\bother seizures\b|\bmixed seizures?\b|"
                            r"\b(?:also|as well as|plus|alongside|together with) (?:has |have |had |gets? |getting )?"
                            r"(?:other |generali[sz]ed |tonic|myoclonic|focal|convulsive|atonic)",
-    "tsc": r"\btuberous sclerosis\b|\bTSC\b",
-    "not-tsc": r"\b(?:not|n't|without|no|non-?)\s*(?:due to |caused by |related to |from |linked to |with |associated "
-               r"with )?(?:tuberous sclerosis|TSC)\b",
+    "tsc": r"\b(?:(?:caused by|due to|from|with|in|related to|secondary to|associated with) )?(?:tuberous sclerosis"
+           r"(?: complex)?|TSC)\b",
+    "not-tsc": r"\b(?:not|n't|without|no|non-?|unrelated to)\s*(?:due to |caused by |related to |from |linked to |with "
+               r"|associated with )?(?:tuberous sclerosis(?: complex)?|TSC)\b",
     "steroid-risk": r"\bsteroids?\b.{0,40}\b(?:risks?|unsuitable|not suitable|contra-?indicat\w*|side[- ]effects?|"
                     r"intoleran\w*)|\b(?:can'?t|cannot|unable to|shouldn'?t) (?:have|take|be given|get|use) "
-                    r"(?:oral |any )?(?:steroids?|prednisolone)",
+                    r"(?:oral |any )?(?:steroids?|prednisolone)|\b(?:avoid\w*|no|without) (?:oral )?steroids?\b|"
+                    r"\bcandidate for steroids?\b",
     "community": r"\bat home\b|\bin the community\b|\boutside (?:of )?(?:the )?hospital\b|\bpre-?hospital\b|"
-                 r"\bat school\b|\bparamedics?\b|\bambulance\b",
+                 r"\bat school\b|\bparamedics?\b|\bambulance\b|\b(?:parents?|carers?|caregivers?)\b",
     "no-emergency-plan": r"\b(?:no|without an?|hasn'?t got an?|doesn'?t have an?) (?:\w+ ){0,3}plan\b",
     "iv-access": r"\bin hospital\b|\b(?:on|in) the ward\b|\bIV\b|\bintravenous\w*|\bcannula\w*|\bA&E\b|"
-                 r"\bemergency department\b|\bresus\w*",
+                 r"\bemergency department\b|\bresus\w*|\bICU\b|\bintensive care\b",
     "with-clobazam": r"\b(?:with|on|alongside|plus) clobazam\b",
     "poor-metaboliser": r"\bpoor metaboli[sz]\w*",
     "intermediate-metaboliser": r"\bintermediate metaboli[sz]\w*",
@@ -171,7 +173,8 @@ POPULATION_WORDS = {   # token -> how a person says it (a regular expression, ma
                         r"\bresistant\b|\bsecond[- ]line\b|\bthird[- ]line\b|\bnext (?:step|option|drug|medicine|line)"
                         r"|\bwhat (?:next|now|else)\b|\bnot tolerated\b|\bintoleran\w*|\bstill (?:having|has|getting)"
                         r"\b|\bbreakthrough\b|\badd(?:ed|ing)?\b|\badd-on\b|\badjunct\w*|\bon top of\b|\bnot enough\b|"
-                        r"\binsufficient\b|\binadequate\w*|\bpartial response\b",
+                        r"\binsufficient\b|\binadequate\w*|\bpartial response\b|\bdespite\b|\bpersist\w*|"
+                        r"\b(?:not|n't|never) respond\w*",
 }
 HARD_QUALIFIERS = ("childbearing", "other-seizure-types", "tsc", "not-tsc", "steroid-risk", "community",
                    "no-emergency-plan", "iv-access", "poor-metaboliser", "intermediate-metaboliser")

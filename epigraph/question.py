@@ -80,7 +80,8 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
     ("feature", r"\bfeatures?\b|\bcharacteri[sz]\w*|\bphenotyp\w*|\bsigns?\b|\bsymptoms?\b|\bmanifest\w*|\bfindings?\b|"
                 r"\bpresent(?:s|ation)? with\b|\blook like\b|\bclinical picture\b|\bcsf\b|\beeg\b|\bmri\b|\bpoints? "
                 r"to\b"),
-    ("drug", r"\bstart\w* (?:with|on|first)\b|\bwhat should (?:i|we) "
+    ("drug", r"\bstart\w* (?:with|on|first)\b|\bshould be (?:given|used|prescribed|offered|started|tried)\b|"
+             r"\bwhat (?:to|can i|can we|do i|do we) (?:give|use|prescribe|try|start)\b|\bwhat should (?:i|we) "
              r"(?:start|give|use|prescribe|try)\b|\bchoice\b|\btreat\w*|\btherap\w*|\bfirst[- "
              r"]line\b|\bdrugs?\b|\bmedications?\b|\bmedicines?\b|\bprescri\w*|"
              r"\bmanag\w*|\badd-?on\b|\badjunct\w*|\bantiseizure\b|\banti-?epileptic\w*"),
@@ -90,7 +91,7 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
 WH_NOUNS = [   # (target, nouns) for the noun a which/what question asks for
     ("gene", r"genes?|mutations?|genetic causes?"),
     ("drug", r"drugs?|medications?|medicines?|treatments?|therap(?:y|ies)|agents?|antiseizure \w+|anti-?epileptic "
-             r"\w+|options?|add-?ons?"),
+             r"\w+|options?|add-?ons?|alternatives?"),
     ("feature", r"features?|symptoms?|signs?|findings?|phenotypes?|manifestations?|abnormalit(?:y|ies)"),
     ("seizure_type", r"seizure types?|types? of seizures?|kinds? of seizures?"),
     ("adverse_event", r"adverse (?:effects?|events?|reactions?)|side[- "

@@ -43,7 +43,8 @@ ABBREVIATIONS = {
     "CAE": "childhood absence epilepsy", "LGS": "Lennox-Gastaut syndrome", "TSC": "tuberous sclerosis complex",
     "SeLECTS": "self-limited epilepsy with centrotemporal spikes",
     "BECTS": "benign epilepsy with centrotemporal spikes", "CSE": "convulsive status epilepticus",
-    "EMAtS": "epilepsy with myoclonic-atonic seizures", "DEE": "developmental and epileptic encephalopathy",
+    "EMAtS": "epilepsy with myoclonic-atonic seizures", "IESS": "infantile epileptic spasms syndrome",
+    "DEE": "developmental and epileptic encephalopathy",
     "PRM": "primidone", "SUL": "sulthiame", "ACTH": "corticotropin"}
 BRANDS = {
     "tegretol": "carbamazepine", "trileptal": "oxcarbazepine", "depakote": "valproic acid", "depakine": "valproic acid",
@@ -55,7 +56,8 @@ BRANDS = {
     "neurontin": "gabapentin", "lyrica": "pregabalin", "klonopin": "clonazepam", "rivotril": "clonazepam",
     "wellbutrin": "bupropion", "zyban": "bupropion", "mysoline": "primidone", "felbatol": "felbamate"}
 
-PLAIN_WORDS = {"absences": "absence seizures", "fits": "seizures"}   # a seizure type in everyday words
+PLAIN_WORDS = {"absences": "absence seizures", "fits": "seizures",   # a seizure type in everyday words
+               "spasms": "epileptic spasms"}      # in an epilepsy question; "infantile spasms" is left as it is
 
 def expand_names(text: str) -> tuple[str, list[str]]:
     "The text with abbreviations and brand names replaced by the generic name, and a note of each replacement."
@@ -66,7 +68,8 @@ def expand_names(text: str) -> tuple[str, list[str]]:
         notes.append(f"{m.group()} = {BRANDS[m.group().lower()]}"); return BRANDS[m.group().lower()]
     text = re.sub(r"\b(?:%s)\b" % "|".join(ABBREVIATIONS), abbr, text)
     text = re.sub(r"\b(?:%s)\b" % "|".join(BRANDS), brand, text, flags=re.I)
-    text = re.sub(r"\b(?:%s)\b" % "|".join(PLAIN_WORDS), lambda m: PLAIN_WORDS[m.group().lower()], text, flags=re.I)
+    text = re.sub(r"(?<!infantile )(?<!epileptic )\b(?:%s)\b" % "|".join(PLAIN_WORDS),
+                  lambda m: PLAIN_WORDS[m.group().lower()], text, flags=re.I)
     return text, notes
 
 # %% ../nbs/11h_question_words.ipynb #e2a1fe56

@@ -83,9 +83,11 @@ def condition_names(g: pd.DataFrame) -> pd.DataFrame:
     one = g[g.condition_id.map(lambda c: len(condition_ids(c)) == 1)]
     kind = one.condition_id.map(lambda c: NAMED_KINDS.get(c.split(":", 1)[0]))
     one, kind = one[kind.notna()], kind[kind.notna()]
-    return proposals_frame(pd.DataFrame(dict(entity_id=one.condition_id, name=one.condition, layer=kind.str[0],
-                                             type=kind.str[1], source=GUIDANCE_SOURCE, priority=99))
-                           .drop_duplicates(["entity_id", "name"]))
+    names = pd.DataFrame(dict(entity_id=one.condition_id, name=one.condition, layer=kind.str[0], type=kind.str[1],
+                              source=GUIDANCE_SOURCE, priority=99))
+    both = names.name.str.extract(r"^(\w+) or (\w+) (\w+)$")      # "repeated or cluster seizures": each in full
+    parts = [names[both[0].notna()].assign(name=both[k] + " " + both[2]) for k in (0, 1)]
+    return proposals_frame(pd.concat([names, *parts]).drop_duplicates(["entity_id", "name"]))
 
 def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     "The guidance file as drug and condition-name proposals, GUIDELINE claims and the rows set aside."
