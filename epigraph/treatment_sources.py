@@ -85,8 +85,8 @@ def condition_names(g: pd.DataFrame) -> pd.DataFrame:
     one, kind = one[kind.notna()], kind[kind.notna()]
     names = pd.DataFrame(dict(entity_id=one.condition_id, name=one.condition, layer=kind.str[0], type=kind.str[1],
                               source=GUIDANCE_SOURCE, priority=99))
-    both = names.name.str.extract(r"^(\w+) or (\w+) (\w+)$")      # "repeated or cluster seizures": each in full
-    parts = [names[both[0].notna()].assign(name=both[k] + " " + both[2]) for k in (0, 1)]
+    both = names.name.str.extract(r"^(\w+) or (\w+) (\w+)$").dropna()   # "repeated or cluster seizures": each
+    parts = [names.loc[both.index].assign(name=both[k] + " " + both[2]) for k in (0, 1)]
     return proposals_frame(pd.concat([names, *parts]).drop_duplicates(["entity_id", "name"]))
 
 def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
