@@ -79,7 +79,7 @@ def focused_manifest(R: Retriever, q: Question, manifest: pd.DataFrame) -> pd.Da
     if not rows: return manifest
     extra = graph_manifest(R.graph, edge_table(R.graph, rows))
     both = pd.concat([m for m in (manifest, extra) if len(m)], ignore_index=True)
-    return both.drop_duplicates(["key", "triplet_id"]).reset_index(drop=True)
+    return both.drop_duplicates(["key", "triplet_id", "record_id"]).reset_index(drop=True)   # two CPIC rows: one PMID
 
 def parsed_once(question: str, gi: GraphIndex, hints: dict|None = None) -> Question:
     "The parse of a question, remembered on the index: the arms and settings of a chapter ask each item many times."

@@ -188,12 +188,23 @@ def _group_sentence(manifest, lead: str, rows_of: dict[str, list[int]], most: in
     return f"{lead}: {', '.join(named)}{more}."
 
 # %% ../nbs/12b_focused.ipynb #69561927
+def _drug_as_answer(f: pd.DataFrame, ents, drug: list[bool]) -> pd.DataFrame:
+    ("A row joining a named drug to another question entity is about that entity, with the drug as its answer "
+     "('CYP2C9 poor metaboliser on phenytoin': phenytoin is what the dose advice is for).")
+    if not len(f) or not any(drug): return f
+    f = f.copy()
+    for i, r in f.iterrows():
+        j = next((j for j, e in enumerate(ents) if r.answer in e.ids and not drug[j]), None)
+        if drug[int(r.subject)] and r.pair and j is not None:
+            f.loc[i, "answer"], f.loc[i, "subject"] = ents[int(r.subject)].entity_id, j
+    return f
+
 def treatment_groups(manifest, q: Question, ents, found: pd.DataFrame) -> list[dict]:
     ("The answer's groups as data: subject, relation, population and the drugs named with the keys of their rows "
      "(the rows themselves under `rows`).")
-    f, out = for_population(manifest, found, q), []
     layer = {e["entity_id"]: e.get("layer") for e in q.entities}
     drug = [layer.get(e.entity_id) == "L4" for e in ents]      # "if ethosuximide fails": a drug named, not the subject
+    f, out = _drug_as_answer(for_population(manifest, found, q), ents, drug), []
     for k in sorted(set(f.subject.astype(int))):
         if drug[k] and not all(drug): continue
         for (g, pop), rows_of in _groups(manifest, f[f.subject == k]).items():
@@ -204,6 +215,8 @@ def treatment_groups(manifest, q: Question, ents, found: pd.DataFrame) -> list[d
                                      for a, rows in rows_of.items()]))
     return out
 
+
+# %% ../nbs/12b_focused.ipynb #642719aa
 def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
     ("A treatment answer in one cited sentence per relation group of each question entity, first line first; None "
      "for plain groups.")

@@ -9,8 +9,8 @@ from .retrieval import GraphIndex
 from .guidance import POPULATION_WORDS, population_spans, stated_population
 
 # %% auto #0
-__all__ = ['SEIZURE', 'GROUP_ENTITY', 'MOST_NARROWER', 'patient_seeds', 'guidance_population', 'population_entities', 'guided',
-           'narrower_entities']
+__all__ = ['SEIZURE', 'GROUP_ENTITY', 'MOST_NARROWER', 'MOST_BROADER', 'patient_seeds', 'guidance_population',
+           'population_entities', 'guided', 'narrower_entities', 'broader_entities']
 
 # %% ../nbs/11i_patient.ipynb #df02ed73
 def patient_seeds(text: str, starts, ends) -> np.ndarray:
@@ -58,4 +58,24 @@ def narrower_entities(gi: GraphIndex, target: str|None, ents: list[dict], below)
         if 0 < len(kids) <= MOST_NARROWER:
             out += [dict(entity_id=k, name=gi.names[gi.index[k]], layer="L2", type=e.get("type", "phenotype"), text="",
                          start=0, end=0, method=f"narrower than {e['name']}, with guideline rows") for k in kids]
+    return out
+
+# %% ../nbs/11i_patient.ipynb #bd45a9bc
+MOST_BROADER = 2
+
+def broader_entities(gi: GraphIndex, target: str|None, ents: list[dict]) -> list[dict]:
+    "The nearest broader terms that guideline rows name, for a treatment question's phenotypes that have none."
+    if target not in ("drug", "safety"): return []
+    rows, have, out = guided(gi), {e["entity_id"] for e in ents}, []
+    parents = dict(zip(gi.kg.entities.entity_id, gi.kg.entities.get("parents", pd.Series([[]] * len(gi.kg.entities)))))
+    for e in ents:
+        if e.get("layer") != "L2" or e["entity_id"] in rows: continue
+        level = [e["entity_id"]]
+        for _ in range(MOST_BROADER):
+            level = [p for x in level for p in (parents.get(x) if parents.get(x) is not None else []) if p != SEIZURE]
+            if hit := sorted({p for p in level if p in rows and p not in have}):
+                out += [dict(entity_id=p, name=gi.names[gi.index[p]], layer="L2", type=e.get("type", "phenotype"),
+                             text="", start=0, end=0, method=f"broader than {e['name']}, with guideline rows")
+                        for p in hit]
+                break
     return out

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, asdict
 import numpy as np, pandas as pd
 from .guidance import without_population, stated_population
 from .patient import (patient_seeds, guidance_population, population_entities, narrower_entities,
-                              SEIZURE)
+                              broader_entities, SEIZURE)
 from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
 from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
                                      prefix_entities,
@@ -22,7 +22,7 @@ __all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH
            'RISK', 'BENEFIT', 'TIER_WORDS', 'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun',
            'question_target', 'parse_as_of', 'hpo_branch', 'entity_types', 'fits_target', 'Question', 'last_clause',
            'polarity', 'link_question', 'disease_words', 'holding_all', 'diseases_for', 'unlinked_diseases',
-           'answers_target', 'family_members', 'choose_subjects', 'parse_question', 'focus_rows']
+           'answers_target', 'family_members', 'choose_subjects', 'about_patient', 'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -59,14 +59,14 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
     ("dose", r"\bdos(?:e|es|ing|age)\b|\bmetaboli[sz]ers?\b"),
     ("safety", r"\bavoid\w*|\bsteer clear\b|\bstay away\b|\bkeep "
                r"away\b|\bcontra-?indicat\w*|\bsafe(?:ly|ty)?\b|\bunsafe\b|\bdangerous\b|\bharm\w*|\bworsen\w*|"
-               r"\baggravat\w*|\bshould(?:n't| not| i not| we not)\b|\bnot (?:be "
+               r"\baggravat\w*|\bworse\b|\bshould(?:n't| not| i not| we not)\b|\bnot (?:be "
                r")?(?:given|used|prescribed|offered|started|give|use|start)\b|"
                r"\bnot to (?:give|use|prescribe|offer|start)\b"),
     ("guideline", r"\bguidelines?\b|\bcpic\b|\bpublication\b|\bsupersed\w*|\breplac\w*|\bupdated?\b"),
     ("onset",
      r"\bwhen (?:does|do|did|will|would|is|are|might)\b[^?]*\b(?:start|begin|appear|present|develop|manifest)\w*|"
               r"\bat what age\b|\bwhat age\b|\bhow old\b|(?<!focal )(?<!focal-)(?<!generali[sz]ed )\bonset\b|"
-              r"\bbegin\w*(?! with)|\bstart\w* "
+              r"\bbegin\w*(?! with)|(?<!be )\bstart\w* "
               r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
     ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpassed (?:on|down)\b|\bruns? in (?:the "
@@ -81,7 +81,8 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
                 r"\bpresent(?:s|ation)? with\b|\blook like\b|\bclinical picture\b|\bcsf\b|\beeg\b|\bmri\b|\bpoints? "
                 r"to\b"),
     ("drug", r"\bstart\w* (?:with|on|first)\b|\bshould be (?:given|used|prescribed|offered|started|tried)\b|"
-             r"\bwhat (?:to|can i|can we|do i|do we) (?:give|use|prescribe|try|start)\b|\bwhat should (?:i|we) "
+             r"\bwhat (?:to|can i|can we|do i|do we) (?:give|use|prescribe|try|start)\b|\brecommend\w*|"
+             r"\bwhat should (?:i|we) "
              r"(?:start|give|use|prescribe|try)\b|\bchoice\b|\btreat\w*|\btherap\w*|\bfirst[- "
              r"]line\b|\bdrugs?\b|\bmedications?\b|\bmedicines?\b|\bprescri\w*|"
              r"\bmanag\w*|\badd-?on\b|\badjunct\w*|\bantiseizure\b|\banti-?epileptic\w*"),
@@ -91,7 +92,7 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
 WH_NOUNS = [   # (target, nouns) for the noun a which/what question asks for
     ("gene", r"genes?|mutations?|genetic causes?"),
     ("drug", r"drugs?|medications?|medicines?|treatments?|therap(?:y|ies)|agents?|antiseizure \w+|anti-?epileptic "
-             r"\w+|options?|add-?ons?|alternatives?"),
+             r"\w+|options?|add-?ons?|alternatives?|adjuncts?"),
     ("feature", r"features?|symptoms?|signs?|findings?|phenotypes?|manifestations?|abnormalit(?:y|ies)"),
     ("seizure_type", r"seizure types?|types? of seizures?|kinds? of seizures?"),
     ("adverse_event", r"adverse (?:effects?|events?|reactions?)|side[- "
@@ -476,6 +477,18 @@ def choose_subjects(gi: GraphIndex, text: str, seeds: pd.DataFrame, target: str|
     chosen = pd.DataFrame(keep, columns=seeds.columns).drop_duplicates("entity_id")
     return chosen.reset_index(drop=True), [_candidate(r, True) for r in chosen.to_dict("records")] + out, notes
 
+# %% ../nbs/11c_question.ipynb #768bd558
+def about_patient(gi: GraphIndex, q: Question, text: str) -> Question:
+    ("Fill in who the question is about (notebook `11i_patient`): its population and age, a treatment target where it "
+     "states a population, the entity of a group of people it names, and the seizure type a guideline speaks of.")
+    q.qualifiers, q.age = guidance_population(text, q.entities, hpo_branch(gi, SEIZURE))
+    if q.target is None and q.qualifiers: q.target = "drug"    # who a treatment is for: a treatment question
+    q.entities += population_entities(gi, q.target, q.entity_ids, q.qualifiers)
+    q.entities += (narrower_entities(gi, q.target, q.entities, lambda e: hpo_branch(gi, e))
+                   + broader_entities(gi, q.target, q.entities))
+    return q
+
+
 # %% ../nbs/11c_question.ipynb #92d5efdd
 def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Question:
     "Parse a question against a graph index; `hints` (target, form, as_of) override what the text gives."
@@ -502,10 +515,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  polarity(masked) if form in ("yes_no", "current") else None,
                  sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered,
                  chosen_notes)
-    q.qualifiers, q.age = guidance_population(fixed, q.entities, hpo_branch(gi, SEIZURE))
-    if q.target is None and q.qualifiers: q.target = "drug"    # who a treatment is for: a treatment question
-    q.entities += population_entities(gi, q.target, q.entity_ids, q.qualifiers)
-    q.entities += narrower_entities(gi, q.target, q.entities, lambda e: hpo_branch(gi, e))
+    about_patient(gi, q, fixed)
     for k, v in (hints or {}).items():
         if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, "
                                                                   "as_of)")

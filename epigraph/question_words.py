@@ -10,9 +10,10 @@ import pandas as pd
 from .retrieval import GraphIndex, word_key
 
 # %% auto #0
-__all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES', 'MAX_PREFIX_HITS',
-           'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'HEAD_LAYER', 'clean_question', 'expand_names',
-           'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities', 'english_words', 'head_word']
+__all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'OLD_ALLELE', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES',
+           'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'HEAD_LAYER', 'clean_question',
+           'expand_names', 'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities', 'english_words',
+           'head_word']
 
 # %% ../nbs/11h_question_words.ipynb #d50c59dc
 MAX_QUESTION_CHARS = 2_000   # a long clinical question is a few hundred characters; past this it is not a question
@@ -39,6 +40,7 @@ ABBREVIATIONS = {
     "RUF": "rufinamide", "STP": "stiripentol", "FFA": "fenfluramine", "CBD": "cannabidiol", "FBM": "felbamate",
     "ASM": "antiseizure medication", "ASMs": "antiseizure medications", "AED": "antiepileptic drug",
     "AEDs": "antiepileptic drugs", "GTCS": "generalised tonic-clonic seizures", "GTC": "generalised tonic-clonic",
+    "GTCs": "generalised tonic-clonic seizures",
     "IGE": "idiopathic generalised epilepsy", "JME": "juvenile myoclonic epilepsy", "JAE": "juvenile absence epilepsy",
     "CAE": "childhood absence epilepsy", "LGS": "Lennox-Gastaut syndrome", "TSC": "tuberous sclerosis complex",
     "SeLECTS": "self-limited epilepsy with centrotemporal spikes",
@@ -56,6 +58,9 @@ BRANDS = {
     "neurontin": "gabapentin", "lyrica": "pregabalin", "klonopin": "clonazepam", "rivotril": "clonazepam",
     "wellbutrin": "bupropion", "zyban": "bupropion", "mysoline": "primidone", "felbatol": "felbamate"}
 
+
+# %% ../nbs/11h_question_words.ipynb #b17940a1
+OLD_ALLELE = r"\b(HLA-[A-Z0-9]{1,4})\*(\d{2})(\d{2})\b"   # HLA-B*1502: the pre-2010 name of HLA-B*15:02
 PLAIN_WORDS = {"absences": "absence seizures", "fits": "seizures",   # a seizure type in everyday words
                "spasms": "epileptic spasms"}      # in an epilepsy question; "infantile spasms" is left as it is
 
@@ -70,7 +75,7 @@ def expand_names(text: str) -> tuple[str, list[str]]:
     text = re.sub(r"\b(?:%s)\b" % "|".join(BRANDS), brand, text, flags=re.I)
     text = re.sub(r"(?<!infantile )(?<!epileptic )\b(?:%s)\b" % "|".join(PLAIN_WORDS),
                   lambda m: PLAIN_WORDS[m.group().lower()], text, flags=re.I)
-    return text, notes
+    return re.sub(OLD_ALLELE, r"\1*\2:\3", text), notes
 
 # %% ../nbs/11h_question_words.ipynb #e2a1fe56
 QUESTION_WORDS = set("""a about accord according added adverse after age ages all also an and answer any anything appear
