@@ -151,16 +151,19 @@ POPULATION_WORDS = {   # token -> how a person says it (a regular expression, ma
     "tsc": r"\b(?:(?:caused by|due to|from|with|in|related to|secondary to|associated with) )?(?:tuberous sclerosis"
            r"(?: complex)?|TSC)\b",
     "not-tsc": r"\b(?:not|n't|without|no|non-?|unrelated to)\s*(?:due to |caused by |related to |from |linked to |with "
-               r"|associated with )?(?:tuberous sclerosis(?: complex)?|TSC)\b",
+               r"|associated with )?(?:tuberous sclerosis(?: complex)?|TSC)\b|\b(?:other than|excluding) (?:tuberous "
+               r"sclerosis(?: complex)?|TSC)\b|\b(?:tuberous sclerosis(?: complex)?|TSC) (?:has been |was |is )?"
+               r"(?:excluded|ruled out)\b",
     "steroid-risk": r"\bsteroids?\b.{0,40}\b(?:risks?|unsuitable|not suitable|contra-?indicat\w*|side[- ]effects?|"
                     r"intoleran\w*)|\b(?:can'?t|cannot|unable to|shouldn'?t) (?:have|take|be given|get|use) "
                     r"(?:oral |any )?(?:steroids?|prednisolone)|\b(?:avoid\w*|no|without) (?:oral )?steroids?\b|"
-                    r"\bcandidate for steroids?\b",
-    "community": r"\bat home\b|\bin the community\b|\boutside (?:of )?(?:the )?hospital\b|\bpre-?hospital\b|"
+                    r"\bcandidate for steroids?\b|\bcontra-?indicat\w* (?:to|for) (?:oral )?steroids?\b|"
+                    r"\bsteroid[- ]intoleran\w*",
+    "community": r"\bat home\b|\bin the community\b|\b(?:outside|out) (?:of )?(?:the )?hospital\b|\bpre-?hospital\b|"
                  r"\bat school\b|\bparamedics?\b|\bambulance\b|\b(?:parents?|carers?|caregivers?)\b",
     "no-emergency-plan": r"\b(?:no|without an?|hasn'?t got an?|doesn'?t have an?) (?:\w+ ){0,3}plan\b",
     "iv-access": r"\bin hospital\b|\b(?:on|in) the ward\b|\bIV\b|\bintravenous\w*|\bcannula\w*|\bA&E\b|"
-                 r"\bemergency department\b|\bresus\w*|\bICU\b|\bintensive care\b",
+                 r"\bemergency department\b|\bresus\w*|\bICU\b|\bintensive care\b|\bvenous access\b",
     "with-clobazam": r"\b(?:with|on|alongside|plus) clobazam\b",
     "poor-metaboliser": r"\bpoor metaboli[sz]\w*",
     "intermediate-metaboliser": r"\bintermediate metaboli[sz]\w*",
@@ -169,13 +172,19 @@ POPULATION_WORDS = {   # token -> how a person says it (a regular expression, ma
     "hla-b-negative": r"HLA-B\*?15:02[- ](?:negative|neg)\b|\bnegative for HLA-B",
     "after-first-line": r"\bfail\w*|\bdid(?:n'?t| not) work|\bdoes(?:n'?t| not) work|\bnot working\b|"
                         r"\bhas(?:n'?t| not) worked\b|\bno (?:response|effect)\b|\b(?:un|not |poorly )controlled\b|"
-                        r"\brefractory\b|"
+                        r"\brefractory\b|\bineffective\b|\bunsuccessful\b|\b(?:did|does|do)(?:n'?t| not) help\b|"
+                        r"\bstopped working\b|\b(?:un|non-?)responsive\b|\bpoor(?:ly)? respon\w*|"
+                        r"\bstill (?:seiz|fitt)\w*|"
+                        r"\bsecond (?:choice|option)\b|"
                         r"\bresistant\b|\bsecond[- ]line\b|\bthird[- ]line\b|\bnext (?:step|option|drug|medicine|line)"
                         r"|\bwhat (?:next|now|else)\b|\bnot tolerated\b|\bintoleran\w*|\bstill (?:having|has|getting)"
                         r"\b|\bbreakthrough\b|\badd(?:ed|ing)?\b|\badd-on\b|\badjunct\w*|\bon top of\b|\bnot enough\b|"
                         r"\binsufficient\b|\binadequate\w*|\bpartial response\b|\bdespite\b|\bpersist\w*|"
                         r"\b(?:not|n't|never) respond\w*",
 }
+
+
+# %% ../nbs/02e_guidance.ipynb #295b1912
 HARD_QUALIFIERS = ("childbearing", "other-seizure-types", "tsc", "not-tsc", "steroid-risk", "community",
                    "no-emergency-plan", "iv-access", "poor-metaboliser", "intermediate-metaboliser")
 OPPOSITE = {"tsc": "not-tsc", "not-tsc": "tsc", "community": "iv-access", "iv-access": "community",
