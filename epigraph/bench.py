@@ -275,7 +275,7 @@ NOT_BUILT = [
      "CPIC's pair table gives a level and a testing flag, no avoidance; the CPIC phenytoin guideline's CYP2C9 advice "
      "is a dose change — asked as pgx_pair instead"),
     ("t3_precision", "recommend for a genotype alone", "CPIC says 'use an alternative' without naming a drug"),
-    ("t3_precision", "recommend a drug the table also advises against",
+    ("t3_precision", "a drug the table both names for a syndrome and advises against (either kind)",
      "lamotrigine in Lennox-Gastaut syndrome has an add-on row and an avoid row"),
     ("t4_constraints", "age constraint",
      "the table's age bands are on add-on rows and on valproate for anyone under 55 (no condition id); T4 patients "

@@ -285,7 +285,7 @@ def chain_items(kg, seed, kind: str) -> list[Item]:
     for sg in _syndrome_genes(kg, target.condition).itertuples():
         good = named.get(sg.syndrome, set()); bad = set(harms[harms.condition == sg.syndrome].drug)
         for r in target[target.condition == sg.syndrome].sort_values("drug").itertuples():
-            if kind == "recommend" and r.drug in bad: continue   # named for it and advised against: not asked
+            if r.drug in good & bad: continue     # both named for it and advised against (a row each): not asked
             rng = item_rng(seed, kind, sg.gene, r.drug)
             if kind == "avoid":   # distractors: drugs a row names for this syndrome and none advises against for all
                 d = pick(rng, good - bad - anyone, 3)
@@ -293,8 +293,8 @@ def chain_items(kg, seed, kind: str) -> list[Item]:
                      "Which of these antiseizure medications should be avoided?")
             else:                 # distractors: the syndrome's aggravating drugs, then ASMs no row names for it
                 neutral = [p for p in pool if p not in good | bad]
-                k = min(len(bad), max(3 - len(neutral), int(rng.integers(1, 3))))
-                d = pick(rng, bad, k) + pick(rng, neutral, 3 - k)
+                k = min(len(bad - good), max(3 - len(neutral), int(rng.integers(1, 3))))
+                d = pick(rng, bad - good, k) + pick(rng, neutral, 3 - k)
                 q = (f"A patient with a pathogenic {E.name[sg.gene]} variant has {E.name[sg.syndrome]}. Which of these "
                      f"antiseizure medications does the guideline name for {E.name[sg.syndrome]}{_role(r)}?")
             if len(d) < 3: continue
@@ -317,9 +317,10 @@ def pgx_pair_items(kg, seed, variants: int = 2) -> list[Item]:
     out = []
     for r in gd[gd["tail"].isin(pool)].sort_values(["head", "tail"]).itertuples():
         p = pairs[(pairs.hgnc_id == r.head) & (pairs.drug_name == E.name[r.tail].lower())].sort_values("line").iloc[0]
+        listed = set(cpic["pairs"].drug_name[cpic["pairs"].gene_symbol == E.name[r.head]])   # in the graph or not
         for v in range(variants):
             rng = item_rng(seed, "pgx_pair", r.head, r.tail, v)
-            d = pick(rng, [x for x in pool if x not in paired[r.head]], 3)
+            d = pick(rng, [x for x in pool if x not in paired[r.head] and E.name[x].lower() not in listed], 3)
             if len(d) < 3: continue
             out.append(choice_item("t3_precision", "pgx_pair", (r.head, r.tail, v),
                                    "Which of these antiseizure medications does CPIC list as a gene–drug pair with "

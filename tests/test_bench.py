@@ -14,7 +14,7 @@ import pytest
 from epigraph import bench, tasks as task_builders
 from epigraph.config import fetch
 from epigraph.curated import load_cpic, load_genes4epilepsy
-from epigraph.adapters import load_guideline_rules
+from epigraph.guidance import load_guidance
 from epigraph.ontologies import hpo_data_dir
 from epigraph.pmids import load_pmid_registry
 
@@ -102,36 +102,55 @@ def test_graph_mc_gold_linked_and_distractors_not_linked(tasks, kg):
                 assert (q, o) not in linked, (it.item_id, o)
 
 
-def _rule_ids(kg):
-    "Guideline rules resolved to graph ids from the rule evidence rows: rule:i → (drug, relation, condition)."
-    ev = kg.evidence[kg.evidence.source == "guideline-rules"].merge(kg.triplets[["triplet_id", "head", "predicate", "tail"]], on="triplet_id")
-    return {int(r.split(":")[1]): (t, p, h) if p == "treated_with" else (h, p, t)     # treated_with: condition → drug
-            for r, h, p, t in zip(ev.record_id, ev["head"], ev.predicate, ev["tail"])}
+def _guidance_ids(kg):
+    "Guidance rows resolved to graph ids from their evidence rows: rec_id → [(drug, relation, condition), …]."
+    ev = kg.evidence[kg.evidence.source == "guidance"].merge(kg.triplets[["triplet_id", "head", "predicate", "tail"]], on="triplet_id")
+    rel = load_guidance().set_index("rec_id").relation
+    out = {}
+    for r, h, p, t in zip(ev.record_id, ev["head"], ev.predicate, ev["tail"]):
+        flip = p in ("treated_with", "pharmacogenomic_recommendation")        # these run condition (or gene) → drug
+        out.setdefault(r, []).append((t, rel[r], h) if flip else (h, rel[r], t))
+    return out
 
 
-def test_rule_ids_agree_with_the_rule_table(kg):
+def test_guidance_ids_agree_with_the_table(kg):
     name = kg.entities.set_index("entity_id").name.str.lower()
-    rules = _rule_ids(kg)
-    table = load_guideline_rules()
-    assert len(rules) == len(table)
-    for i, r in zip(table.rule, table.itertuples()):
-        h, p, t = rules[i]
-        assert (name[h], p, name[t]) == (r.drug, r.predicate, r.condition.lower())
+    rows = _guidance_ids(kg)
+    table = load_guidance().set_index("rec_id")
+    group = {}                                            # applied merges, chained (ORPHA:1942 → MONDO → OMIM)
+    for a, b, ok in zip(kg.merges.a, kg.merges.b, kg.merges.applied):
+        if ok:
+            g = group.get(a, {a}) | group.get(b, {b})
+            for x in g: group[x] = g
+    merged = {(a, b) for a, g in group.items() for b in g}
+    assert len(rows) >= 150 and set(rows) <= set(table.index)
+    for rec, edges in rows.items():
+        r = table.loc[rec]
+        for d, rel, c in edges:
+            ids = r.condition_id.split("|")
+            assert rel == r.relation and (c in ids or any((c, x) in merged or (x, c) in merged for x in ids)), rec
+            assert name[d] == r.drug.lower(), (rec, name[d], r.drug)
 
 
-def test_t3_and_t4_contraindications_follow_the_rules(tasks, kg):
-    rules = _rule_ids(kg).values()
-    harm = {(h, t) for h, p, t in rules if p in ("aggravates", "contraindicated_with")}
-    helps = {(h, t) for h, p, t in rules if p == "first_line_for"}
-    named = helps | {(h, t) for h, p, t in rules if p == "treated_with"}    # first line or add-on
+def test_t3_and_t4_contraindications_follow_the_table(tasks, kg):
+    rows = load_guidance()
+    edges = [(rec, *e) for rec, es in _guidance_ids(kg).items() for e in es]
+    harm = {(d, c) for _, d, rel, c in edges if rel in ("avoid", "contraindicated")}
+    unqualified = set(rows[rows.qualifiers == ""].rec_id)
+    helps = {(d, c) for rec, d, rel, c in edges if rel == "first_line" and rec in unqualified}
+    named = {(d, c) for _, d, rel, c in edges if rel in ("first_line", "adjunctive", "alternative")}
+    drug_of = rows.set_index("rec_id").drug
+    against_all = rows[(rows.condition_id == "") & rows.relation.isin(["avoid", "contraindicated"])]   # no condition id
+    anyone = {d for rec, d, *_ in edges if drug_of[rec] in set(against_all.drug)}
     for it in tasks["t4_constraints"]:
         c = it.meta["constraints"]
         conds = {c["syndrome"]} | ({"CURATED:women-of-childbearing-potential"} if c["childbearing_potential"] else set()) \
                 | ({c["genotype"]} if c["genotype"] else set())
-        assert it.meta["contraindicated"] == [i for i, o in enumerate(it.option_ids) if any((o, x) in harm for x in conds)]
+        assert it.meta["contraindicated"] == [i for i, o in enumerate(it.option_ids)
+                                              if any((o, x) in harm for x in conds) or o in anyone]
         gold = it.option_ids[it.answer_index]
         assert (gold, c["syndrome"]) in helps and it.answer_index not in it.meta["contraindicated"]
-        # no other option is a drug the rules name first-line for the syndrome and allow for this patient
+        # no other option is a drug the table names first-line for the condition and allows for this patient
         assert not [o for i, o in enumerate(it.option_ids) if o != gold and (o, c["syndrome"]) in helps and i not in it.meta["contraindicated"]]
     for it in tasks["t3_precision"]:
         gold = it.option_ids[it.answer_index]
