@@ -173,7 +173,8 @@ def _groups(manifest, found: pd.DataFrame) -> dict[tuple, dict[str, list[int]]]:
 def _lead(g: str, pop: tuple, name: str, people: bool = False) -> str:
     "How a group is introduced; for a group of people (`people`), in their terms and without restating who they are."
     lead = (GROUP_LEADS.get(g, GROUPS[g]) if people else GROUPS[g]).format(s=name)
-    pop = [t for t in pop if not (people and t in GROUP_ENTITY)]      # "women … (in women and girls …)": twice
+    pop = [t for t in pop if not (people and t in GROUP_ENTITY)      # "women … (in women and girls …)": twice
+           and not (g == "alternative" and t == "after-first-line")]   # its lead says so already
     return lead + (f" ({'; '.join(qualifier_phrase(t) for t in pop)})" if pop else "")
 
 def _group_sentence(manifest, lead: str, rows_of: dict[str, list[int]], most: int = MOST_CLAIMS) -> str:

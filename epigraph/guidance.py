@@ -55,7 +55,7 @@ QUALIFIERS = {   # token -> (how an answer says it, words a paraphrase uses for 
     "drug-naive": ("who have never taken it", r"never taken|-naive"),
     "hla-b-negative": ("who are HLA-B*15:02 negative", r"HLA-B\*15:02 negative"),
     "alternatives-available": ("when other medicines are available", r"other agents are available|alternatives?"),
-    "after-first-line": ("once first-line treatment has failed",
+    "after-first-line": ("once earlier treatment has failed",
                          r"\b(fails?|failed|have not worked|has not worked|unsuccessful|second-line|third-line)\b|"
                          r"last-resort"),
 }

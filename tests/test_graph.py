@@ -288,7 +288,7 @@ def test_dravet_first_line_answer_cites_locators():
     first = sentence("Valproic acid")
     assert a.text.startswith(first) and first.startswith("Valproic acid is a first-line treatment for Dravet syndrome")
     assert "guidance:ng217-6.1.2" in first
-    assert "stiripentol [guidance:ng217-6.1.3" in sentence("Add-on treatments for Dravet syndrome (once first-line "
+    assert "stiripentol [guidance:ng217-6.1.3" in sentence("Add-on treatments for Dravet syndrome (once earlier "
                                                            "treatment has failed): ")
     assert "[guidance:ng217-6.1.7" in sentence("Drugs that may worsen Dravet syndrome: ")
     assert "first-line treatment for Dravet syndrome" not in a.text.replace(first, "")   # no add-on called first line
