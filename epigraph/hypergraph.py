@@ -246,12 +246,11 @@ def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
 HYPERGRAPH_VERSION = "3"
 
 def code_version() -> str:
-    "A hash of this module's exported source (any change to the builders rebuilds the cache), else HYPERGRAPH_VERSION."
-    import importlib.util
-    try:
-        return (hashlib.sha256(Path(importlib.util.find_spec("epigraph.hypergraph").origin).read_bytes())
-                .hexdigest()[:16])
-    except (ImportError, AttributeError, TypeError, OSError, ValueError): return HYPERGRAPH_VERSION
+    ("A hash of the source of this module and of every package module it imports, transitively (the guidance "
+     "phrases in a hyperedge's text change with `epigraph.guidance`), else HYPERGRAPH_VERSION.")
+    from epigraph.config import code_version_of
+    try: return code_version_of("epigraph.hypergraph")
+    except (ImportError, OSError, SyntaxError, ValueError): return HYPERGRAPH_VERSION
 
 def graph_key(kg, dims: int = 0) -> str:
     "A hash of the graph's entities, triplets and evidence (content hashes where present), the encoder and this code."
