@@ -14,9 +14,9 @@ from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMN
                                 tree_paths, serialise_paths, cut_lines)
 
 # %% auto #0
-__all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'OFF_CHAIN', 'PLAIN_WALK', 'CHAIN_CUE',
+__all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'OFF_CHAIN', 'PLAIN_WALK',
            'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent', 'with_intent',
-           'is_chain_question', 'target_types', 'chain_prizes', 'hops_from', 'answer_nodes', 'chain_reach',
+           'target_types', 'chain_prizes', 'named_seeds', 'chain_path', 'hops_from', 'answer_nodes', 'chain_reach',
            'walk_prizes', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst', 'ppr_pcst_method']
 
 # %% ../nbs/11f_ppr_pcst.ipynb #b5053439
@@ -162,13 +162,6 @@ def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) ->
 OFF_INTENT, DEGREE_NORM, TARGET_BOOST, OFF_CHAIN = 0.1, 1.0, 10.0, 1e-6
 # the walk before the chain changes
 PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0, off_chain=1.0)
-# a chain question refers to an entity it does not name: "a drug that …", "a disease caused by …", "a gene causing …"
-CHAIN_CUE = re.compile(r"\b(?:a|an|another)\s+(?:(?:other|causal)\s+)?(?:drugs?|diseases?|genes?|syndromes?|adverse "
-                       r"events?|medications?)\s+(?:that|which|whose|caused|causing|treated|used|linked)\b", re.I)
-
-def is_chain_question(query: str) -> bool:
-    "Does the query walk through an entity it does not name (a drug that …, a disease caused by …)?"
-    return bool(CHAIN_CUE.search(query or ""))
 
 def target_types(query: str, seed_types=frozenset()) -> tuple[str, ...]:
     "The entity types the query asks for (`epigraph.question.question_target`); () when it asks for none."
@@ -199,6 +192,25 @@ def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(), degree_norm: fl
         hit = np.isin(_entity_types(gi), list(types)); hit[s] = False
         p = np.where(hit, p * target_boost, p)
     return p
+
+# %% ../nbs/11f_ppr_pcst.ipynb #b0296000
+def named_seeds(seed_df: pd.DataFrame) -> pd.DataFrame:
+    "The seeds that name a thing, not a kind of thing ('toxicities' is an alias of a MeSH heading: `chains.kind_noun`)."
+    from epigraph.chains import kind_noun      # chains builds on question, which builds on this module
+    return seed_df[[not kind_noun(str(t)) for t in seed_df.text]] if len(seed_df) else seed_df
+
+def chain_path(gi: GraphIndex, query: str, seed_df: pd.DataFrame):
+    "The query's relation path (`epigraph.chains.read_chain`) from its named seeds; None when it is no chain."
+    from epigraph.chains import read_chain
+    from epigraph.schema import ENTITY_TYPES
+    seed_df = named_seeds(seed_df)
+    if seed_df.empty: return None
+    types = [str(t) for t in _entity_types(gi)[[gi.index[e] for e in seed_df.entity_id]]]
+    layers = [ENTITY_TYPES.get(t, "") for t in types]
+    spans = [(m.start(), m.end(), lay) for t, lay in zip(seed_df.text, layers) if str(t).strip()   # every mention
+             for m in re.finditer(re.escape(str(t).strip()), query or "", re.I)]
+    return read_chain(query or "", sorted(set(layers) - {""}), spans, set(types))
+
 
 # %% ../nbs/11f_ppr_pcst.ipynb #399f8664
 def _relation_adjacency(gi: GraphIndex, preds: tuple) -> sp.csr_matrix:
@@ -234,7 +246,7 @@ def answer_nodes(gi: GraphIndex, target: str) -> frozenset[int]:
     return cache[target]
 
 # %% ../nbs/11f_ppr_pcst.ipynb #33eaac2c
-def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth) -> np.ndarray|None:
+def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth, path=None) -> np.ndarray|None:
     "Which nodes lie on a path of at most `depth` hops, along the query's relations, from a seed to a possible answer."
     from epigraph.question import question_target, TARGETS
     s = sorted(int(i) for i in seeds)
@@ -242,18 +254,19 @@ def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth) ->
     if target is None: return None
     ends = answer_nodes(gi, target) - set(s)
     if not ends: return None
-    A = _relation_adjacency(gi, tuple(sorted(set(query_intent(query)) | set(TARGETS[target].predicates))))
+    follow = set(query_intent(query)) | set(path.predicates if path is not None else ())    # a relation path's too
+    A = _relation_adjacency(gi, tuple(sorted(follow | set(TARGETS[target].predicates))))
     on = hops_from(A, s, depth) + hops_from(A, ends, depth) <= depth
     on[s] = True
     return on
 
 def walk_prizes(gi: GraphIndex, seeds: dict, query: str, types=(), restart: float = PARAMS.restart,
                 degree_norm: float = DEGREE_NORM, target_boost: float = TARGET_BOOST, off_chain: float = OFF_CHAIN,
-                depth: int = PARAMS.depth) -> np.ndarray:
+                depth: int = PARAMS.depth, path=None) -> np.ndarray:
     "Prizes for the tree: PPR, `chain_prizes`, then × `off_chain` off every chain of the query (`chain_reach`)."
     r = chain_prizes(gi, personalized_pagerank(gi, seeds, restart=restart), seeds, types, degree_norm, target_boost)
-    if off_chain != 1.0 and (on := chain_reach(gi, seeds, query, depth)) is not None: r = np.where(on, r, r * off_chain)
-    return r
+    on = chain_reach(gi, seeds, query, depth, path) if off_chain != 1.0 else None
+    return r if on is None else np.where(on, r, r * off_chain)
 
 # %% ../nbs/11f_ppr_pcst.ipynb #e1738b2f
 def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFrame, str]:
@@ -287,20 +300,22 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
                       target_boost: float = TARGET_BOOST, off_chain: float = OFF_CHAIN) -> Retrieved:
     ("EpiGraph's retriever: seeds → Personalized PageRank → PCST on the top PPR nodes → seed-to-leaf paths in a token "
      "budget.")
-    if not (is_chain_question(query) if chain is None else chain):
+    seed_df, reason = seed_indices(gi, query, seeds, how)
+    path = chain_path(gi, query, seed_df) if intent and chain is not False else None   # no intent: no relation path
+    if path is not None: seed_df = named_seeds(seed_df)     # on a chain, a kind of thing is a step, not a start
+    if not (path is not None if chain is None else chain):
         off_intent, degree_norm, target_boost, off_chain = PLAIN_WALK.values()
-    boost = query_intent(query) if intent else {}
+    boost = (query_intent(query) | {p: INTENT_BOOST for p in (path.predicates if path else ())}) if intent else {}
     params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood,
                   token_budget=token_budget,
                   intent=sorted(boost), off_intent=off_intent, degree_norm=degree_norm, target_boost=target_boost,
-                  off_chain=off_chain)
-    seed_df, reason = seed_indices(gi, query, seeds, how)
+                  off_chain=off_chain, relation_path=[list(w) for w in path.walks] if path else [])
     gi = with_intent(gi, boost, off_intent)
     if seed_df.empty: return Retrieved("ppr_pcst", query, reason=reason, params=params)
     s_idx = {gi.index[e]: c for e, c in zip(seed_df.entity_id, seed_df.confidence)}
     types = target_types(query, set(_entity_types(gi)[sorted(s_idx)])) if target_boost != 1.0 else ()
     params["target_types"] = list(types)
-    r = walk_prizes(gi, s_idx, query, types, restart, degree_norm, target_boost, off_chain, depth)
+    r = walk_prizes(gi, s_idx, query, types, restart, degree_norm, target_boost, off_chain, depth, path)
     adj, prize = pcst_tree(gi, r, sorted(s_idx), node_budget=max(node_budget, 1), depth=depth,
                            neighbourhood=neighbourhood)
     order = sorted(adj, key=lambda u: (-r[u], u))

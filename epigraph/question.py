@@ -95,8 +95,8 @@ WH_NOUNS = [   # (target, nouns) for the noun a which/what question asks for
              r"\w+|options?|add-?ons?|alternatives?|adjuncts?"),
     ("feature", r"features?|symptoms?|signs?|findings?|phenotypes?|manifestations?|abnormalit(?:y|ies)"),
     ("seizure_type", r"seizure types?|types? of seizures?|kinds? of seizures?"),
-    ("adverse_event", r"adverse (?:effects?|events?|reactions?)|side[- "
-                      r"]?effects?|reactions?|complications?|toxicit(?:y|ies)"),
+    ("adverse_event", r"adverse (?:effects?|events?|reactions?|outcomes?)|side[- "
+                      r"]?effects?|reactions?|complications?|toxicit(?:y|ies)|harms|unwanted effects?"),
     ("disease", r"diseases?|syndromes?|conditions?|disorders?|epilepsies|epilepsy"),
     ("onset", r"age|ages"),
     ("guideline", r"guidelines?|publications?|papers?|recommendations?|versions?"),
