@@ -17,7 +17,7 @@ from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMN
 __all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'OFF_CHAIN', 'PLAIN_WALK',
            'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent', 'with_intent',
            'target_types', 'chain_prizes', 'named_seeds', 'chain_path', 'hops_from', 'answer_nodes', 'chain_reach',
-           'walk_prizes', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst', 'ppr_pcst_method']
+           'walk_prizes', 'walk_reach', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst', 'ppr_pcst_method']
 
 # %% ../nbs/11f_ppr_pcst.ipynb #b5053439
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
@@ -263,10 +263,49 @@ def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth, pa
 def walk_prizes(gi: GraphIndex, seeds: dict, query: str, types=(), restart: float = PARAMS.restart,
                 degree_norm: float = DEGREE_NORM, target_boost: float = TARGET_BOOST, off_chain: float = OFF_CHAIN,
                 depth: int = PARAMS.depth, path=None) -> np.ndarray:
-    "Prizes for the tree: PPR, `chain_prizes`, then × `off_chain` off every chain of the query (`chain_reach`)."
+    "Prizes for the tree: PPR, `chain_prizes`, then × `off_chain` off the query's chains (`walk_reach`, `chain_reach`)."
     r = chain_prizes(gi, personalized_pagerank(gi, seeds, restart=restart), seeds, types, degree_norm, target_boost)
-    on = chain_reach(gi, seeds, query, depth, path) if off_chain != 1.0 else None
+    if off_chain == 1.0: return r
+    on = walk_reach(gi, seeds, query, path) if path is not None else None    # the relation path, else its predicates
+    on = on if on is not None else chain_reach(gi, seeds, query, depth, path)
     return r if on is None else np.where(on, r, r * off_chain)
+
+# %% ../nbs/11f_ppr_pcst.ipynb #6aac8c64
+def _layers(gi: GraphIndex) -> np.ndarray:
+    "Each node's layer (`L1`…`L5`, '' where the entity has none), kept on the index."
+    if "_layer_array" not in gi.__dict__:
+        e = gi.kg.entities
+        lay = e["layer"] if "layer" in e.columns else pd.Series("", index=e.index)
+        gi._layer_array = pd.Series(lay.astype(str).to_numpy(), index=e.entity_id.astype(str)).reindex(gi.ids)\
+            .fillna("").to_numpy()
+    return gi._layer_array
+
+def _complete_walk(gi: GraphIndex, start: np.ndarray, walk, ends: np.ndarray) -> np.ndarray:
+    "The nodes on a complete walk: forward along each step in its layer (the last: in `ends`), then back."
+    from epigraph.chains import layer_steps
+    steps, layer = layer_steps(), _layers(gi)
+    mats = [_relation_adjacency(gi, steps[pair]) for pair in zip(walk, walk[1:])]
+    fronts = [start & (layer == walk[0])]
+    for k, A in enumerate(mats, 1):
+        fronts.append((A @ fronts[-1].astype(np.float32) > 0) & (ends if k == len(mats) else layer == walk[k]))
+    kept = [fronts[-1]]
+    for A, front in zip(reversed(mats), reversed(fronts[:-1])):
+        kept.insert(0, front & (A @ kept[0].astype(np.float32) > 0))
+    return np.logical_or.reduce(kept) if kept[-1].any() else np.zeros(gi.n, bool)
+
+def walk_reach(gi: GraphIndex, seeds, query: str, path) -> np.ndarray|None:
+    "The nodes on a complete walk of the relation path from a seed to a possible answer; None when none completes."
+    from epigraph.question import question_target
+    s = sorted(int(i) for i in seeds)
+    target = question_target(query or "", frozenset(_entity_types(gi)[s])) if s else None
+    if target is None or path is None: return None
+    start, ends = np.zeros(gi.n, bool), np.zeros(gi.n, bool)
+    start[s] = True
+    ends[sorted(answer_nodes(gi, target) - set(s))] = True
+    on = np.logical_or.reduce([_complete_walk(gi, start, w, ends) for w in path.walks])
+    if not on.any(): return None
+    on[s] = True
+    return on
 
 # %% ../nbs/11f_ppr_pcst.ipynb #e1738b2f
 def seed_indices(gi: GraphIndex, query: str, seeds, how: str) -> tuple[pd.DataFrame, str]:
