@@ -12,13 +12,14 @@ from .question import WH_NOUNS, asked_noun, question_target
 from .guidance import without_population
 
 # %% auto #0
-__all__ = ['LAYER_OF_TARGET', 'THROUGH_NOUNS', 'TOPIC_NOUNS', 'layer_steps', 'noun_layers', 'kind_noun', 'RelationPath',
-           'relation_path', 'asked_nouns', 'read_chain']
+__all__ = ['LAYER_OF_TARGET', 'THROUGH_NOUNS', 'MOST_THROUGH', 'TOPIC_NOUNS', 'layer_steps', 'noun_layers', 'kind_noun',
+           'RelationPath', 'relation_path', 'asked_nouns', 'read_chain']
 
 # %% ../nbs/11j_chains.ipynb #5cded6eb
 LAYER_OF_TARGET = {"disease": "L1", "feature": "L2", "seizure_type": "L2", "onset": "L2", "inheritance": "L2",
                    "gene": "L3", "drug": "L4", "safety": "L4", "dose": "L4", "adverse_event": "L5"}
 THROUGH_NOUNS = ("gene", "drug", "disease", "adverse_event")   # the WH_NOUNS a chain may pass through
+MOST_THROUGH = 3        # steps between start and end: a walk of at most four hops, PPR-PCST's default depth
 
 def layer_steps() -> dict[tuple[str, str], tuple[str, ...]]:
     "Layer pair -> the predicates whose head and tail layers join them, either way round (from the schema)."
@@ -39,34 +40,44 @@ def _blank(text: str, spans) -> str:
         if 0 <= s < e: out[s:e] = " " * (e - s)
     return "".join(out)
 
-_BACK = re.compile(r"\b(?:the|this|that|same)\s+$", re.I)
+_BACK = re.compile(r"\b(?:the|this|that|these|those|such|same)\s+$", re.I)
+_JOINED = re.compile(r"\s*(?:,|/|\bor\b|\band\b)\s*(?:[\w-]+\s+)?", re.I)   # "disease or epilepsy syndrome"
 _IN_NAME = re.compile(r"\s*(?:\d|type\b|[IVX]+\b)")
 TOPIC_NOUNS = ("epilepsy", "epilepsies")      # what every question is about: never a step of a chain
 
 def _part_of_name(text: str, m: re.Match) -> bool:
-    "Is the noun at `m` part of a name: followed by a number or 'type', or after a capitalised word mid-sentence?"
+    "Is the noun at `m` part of a name (a number or 'type' after it, a capital word before) or of a compound?"
     before = re.search(r"(\S+)\s+$", text[:m.start()])
     capital = bool(before) and before[1][:1].isupper() and not re.search(r"[.?!:;]\s*\S+\s+$", text[:m.start()]) \
         and before.start(1) > 0
-    return bool(_IN_NAME.match(text, m.end())) or capital
+    compound = text[m.end():m.end() + 1] in ("-", "–") or text[max(m.start() - 1, 0):m.start()] in ("-", "–")
+    return bool(_IN_NAME.match(text, m.end())) or capital or compound     # "gene–drug pair" names no gene
 
-def _names_a_seed(text: str, m: re.Match, layer: str, spans) -> bool:
-    "Does the noun at `m` (of `layer`) refer to a named entity: a name's head noun, or 'that gene' back to one?"
-    same = [(s, e) for s, e, lay in spans if lay == layer and 0 <= s < e]
-    head = any(m.end() <= s and _HEAD_GAP.fullmatch(text[m.end():s]) or e <= m.start()
-               and _HEAD_GAP.fullmatch(text[e:m.start()]) for s, e in same)
-    back = bool(same) and not m.group().lower().endswith("s") and bool(_BACK.search(text[:m.start()]))
-    return head or back
+def _heads_a_name(text: str, m: re.Match, layer: str, spans) -> bool:
+    "Is the noun at `m` (of `layer`) the head noun of a name of its kind ('the gene SCN1A', 'SCN1A gene')?"
+    return any(m.end() <= s and _HEAD_GAP.fullmatch(text[m.end():s]) or e <= m.start()
+               and _HEAD_GAP.fullmatch(text[e:m.start()]) for s, e, lay in spans if lay == layer and 0 <= s < e)
 
-def noun_layers(text: str, spans=()) -> list[str]:
-    "The layers of the kinds of thing `text` mentions by a common noun (THROUGH_NOUNS), in order; spans: (s, e, layer)."
-    masked, nouns, found = _blank(text, [(s, e) for s, e, _ in spans]), dict(WH_NOUNS), []
+def _mentions(text: str, spans) -> list[tuple[int, int, str]]:
+    "(start, end, layer) of every THROUGH_NOUNS noun outside `spans`, the topic and names, in text order."
+    masked, nouns, out = _blank(text, [(s, e) for s, e, _ in spans]), dict(WH_NOUNS), []
     for target in THROUGH_NOUNS:
         layer = LAYER_OF_TARGET[target]
         for m in re.finditer(rf"\b(?:{nouns[target]})\b", masked, re.I):
-            if m.group().lower() in TOPIC_NOUNS or _part_of_name(masked, m): continue
-            if not _names_a_seed(masked, m, layer, spans): found.append((m.start(), layer)); break
-    return [layer for _, layer in sorted(found)]
+            if m.group().lower() in TOPIC_NOUNS or _part_of_name(masked, m) or _heads_a_name(masked, m, layer, spans):
+                continue
+            out.append((m.start(), m.end(), layer))
+    return sorted(out)
+
+def noun_layers(text: str, spans=()) -> list[str]:
+    "The layer of each mention of a kind of thing that is a step (`_mentions`, less back-references); spans: (s, e, layer)"
+    seen, out, last = {lay: min(s for s, _, l in spans if l == lay) for _, _, lay in spans}, [], {}
+    for s, e, layer in _mentions(text, spans):
+        joined = layer in last and _JOINED.fullmatch(text[last[layer]:s])
+        back = _BACK.search(text[:s]) and seen.get(layer, len(text)) < s
+        if not joined and not back: out.append(layer)
+        seen.setdefault(layer, s); last[layer] = e
+    return out
 
 def kind_noun(text: str) -> bool:
     "Is `text` (a linked mention) only a noun for a kind of thing (`WH_NOUNS`: 'toxicities', 'genes')?"
@@ -108,5 +119,8 @@ def read_chain(text: str, seed_layers, spans=(), seed_types=frozenset()) -> Rela
     target = question_target(plain, frozenset(seed_types), masked=masked)
     if target not in LAYER_OF_TARGET or not len(seed_layers) or asked_nouns(masked) > 1: return None
     end, asked = LAYER_OF_TARGET[target], LAYER_OF_TARGET.get(asked_noun(masked))   # "which drugs cause X?": no step
-    through = [layer for layer in dict.fromkeys(noun_layers(plain, spans)) if layer not in (end, asked)]
+    through = noun_layers(plain, spans)
+    for layer in dict.fromkeys([asked, end]):         # the asked noun and the answer's kind: the end, not a step
+        if layer in through: through.remove(layer)
+    if len(through) > MOST_THROUGH: through = list(dict.fromkeys(through))[:MOST_THROUGH]
     return relation_path(seed_layers, through, end) if through else None

@@ -15,9 +15,10 @@ from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMN
 
 # %% auto #0
 __all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'OFF_CHAIN', 'PLAIN_WALK',
-           'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent', 'with_intent',
-           'target_types', 'chain_prizes', 'named_seeds', 'chain_path', 'hops_from', 'answer_nodes', 'chain_reach',
-           'walk_prizes', 'walk_reach', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst', 'ppr_pcst_method']
+           'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent', 'intent_boost',
+           'with_intent', 'target_types', 'chain_prizes', 'named_seeds', 'chain_path', 'hops_from', 'answer_nodes',
+           'chain_reach', 'walk_prizes', 'walk_reach', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst',
+           'ppr_pcst_method']
 
 # %% ../nbs/11f_ppr_pcst.ipynb #b5053439
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
@@ -143,6 +144,10 @@ def query_intent(query: str) -> dict[str, float]:
     words = (query or "").lower()
     hit = [preds for pattern, preds in INTENTS.values() if re.search(rf"\b(?:{pattern})\b", words)]
     return {p: INTENT_BOOST for preds in hit for p in preds}
+
+def intent_boost(query: str, path=None) -> dict[str, float]:
+    "`query_intent`, and on a chain question the predicates of its relation path (`chain_path`) as well."
+    return query_intent(query) | {p: INTENT_BOOST for p in (path.predicates if path is not None else ())}
 
 def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) -> GraphIndex:
     "A view of the index with edge strengths multiplied per predicate (`others` for the rest); built once per boost."
@@ -344,7 +349,7 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
     if path is not None: seed_df = named_seeds(seed_df)     # on a chain, a kind of thing is a step, not a start
     if not (path is not None if chain is None else chain):
         off_intent, degree_norm, target_boost, off_chain = PLAIN_WALK.values()
-    boost = (query_intent(query) | {p: INTENT_BOOST for p in (path.predicates if path else ())}) if intent else {}
+    boost = intent_boost(query, path) if intent else {}
     params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood,
                   token_budget=token_budget,
                   intent=sorted(boost), off_intent=off_intent, degree_norm=degree_norm, target_boost=target_boost,
