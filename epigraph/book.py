@@ -88,6 +88,22 @@ def _files_written_since(folder: Path, since: float) -> list[str]:
     return sorted(str(p.relative_to(folder.parent)) for p in folder.rglob("*")
                   if p.is_file() and not p.name.startswith(".") and p.stat().st_mtime >= since)
 
+def _ipc_kernel_manager():
+    ("A kernel manager whose kernel talks over local IPC sockets in a private folder, not TCP: nothing listens on a "
+     "port, and ipykernel has no 'running over TCP without encryption' warning to print for every chapter.")
+    import tempfile, uuid
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
+    class IPCKernelManager(AsyncKernelManager):
+        @default("transport")
+        def _transport_default(self): return "ipc"
+        @default("ip")
+        def _ip_default(self):     # the socket files' prefix; jupyter_client removes the files when the kernel stops
+            folder = Path(tempfile.gettempdir())/f"epigraph-kernels-{os.getuid()}"
+            folder.mkdir(mode=0o700, exist_ok=True)
+            return str(folder/uuid.uuid4().hex)
+    return IPCKernelManager
+
 def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3") -> dict:
     "Execute one chapter with papermill; returns a summary row (raises if the chapter fails)."
     import papermill as pm
@@ -97,7 +113,8 @@ def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3")
     with replacing(out) as tmp:   # papermill saves after every cell: the previous copy stays whole until the end
         try:
             pm.execute_notebook(str(nb), str(tmp), parameters=parameters or {}, kernel_name=kernel, language="python",
-                                cwd=str(nb.parent), progress_bar=False, log_output=False)
+                                cwd=str(nb.parent), progress_bar=False, log_output=False,
+                                kernel_manager_class=_ipc_kernel_manager())
         except pm.PapermillExecutionError as e:  # one line: where it failed and why; the executed copy has the rest
             os.replace(tmp, out)
             raise RuntimeError(f"chapter {nb.stem} failed in cell {e.exec_count}: {e.ename}: {e.evalue} "

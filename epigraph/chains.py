@@ -53,6 +53,7 @@ def _part_of_name(text: str, m: re.Match) -> bool:
     compound = text[m.end():m.end() + 1] in ("-", "–") or text[max(m.start() - 1, 0):m.start()] in ("-", "–")
     return bool(_IN_NAME.match(text, m.end())) or capital or compound     # "gene–drug pair" names no gene
 
+# %% ../nbs/11j_chains.ipynb #b802d032
 def _heads_a_name(text: str, m: re.Match, layer: str, spans) -> bool:
     "Is the noun at `m` (of `layer`) the head noun of a name of its kind ('the gene SCN1A', 'SCN1A gene')?"
     return any(m.end() <= s and _HEAD_GAP.fullmatch(text[m.end():s]) or e <= m.start()
@@ -70,7 +71,7 @@ def _mentions(text: str, spans) -> list[tuple[int, int, str]]:
     return sorted(out)
 
 def noun_layers(text: str, spans=()) -> list[str]:
-    "The layer of each mention of a kind of thing that is a step (`_mentions`, less back-references); spans: (s, e, layer)"
+    "The layer of each mention of a kind of thing that is a step (`_mentions` less back-references); spans: (s, e, lay)"
     seen, out, last = {lay: min(s for s, _, l in spans if l == lay) for _, _, lay in spans}, [], {}
     for s, e, layer in _mentions(text, spans):
         joined = layer in last and _JOINED.fullmatch(text[last[layer]:s])
