@@ -6,6 +6,7 @@
 from __future__ import annotations
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 from .schema import PREDICATES
 from .question import WH_NOUNS, asked_noun, question_target
@@ -21,8 +22,9 @@ LAYER_OF_TARGET = {"disease": "L1", "feature": "L2", "seizure_type": "L2", "onse
 THROUGH_NOUNS = ("gene", "drug", "disease", "adverse_event")   # the WH_NOUNS a chain may pass through
 MOST_THROUGH = 3        # steps between start and end: a walk of at most four hops, PPR-PCST's default depth
 
+@lru_cache(maxsize=1)
 def layer_steps() -> dict[tuple[str, str], tuple[str, ...]]:
-    "Layer pair -> the predicates whose head and tail layers join them, either way round (from the schema)."
+    "Layer pair -> the predicates whose head and tail layers join them, either way round (from the schema; read only)"
     out: dict[tuple[str, str], set] = {}
     for p in PREDICATES.values():
         for h in p.head_layers:
@@ -77,7 +79,8 @@ def noun_layers(text: str, spans=()) -> list[str]:
         joined = layer in last and _JOINED.fullmatch(text[last[layer]:s])
         back = _BACK.search(text[:s]) and seen.get(layer, len(text)) < s
         if not joined and not back: out.append(layer)
-        seen.setdefault(layer, s); last[layer] = e
+        seen.setdefault(layer, s)
+        last[layer] = e
     return out
 
 def kind_noun(text: str) -> bool:

@@ -174,13 +174,17 @@ def target_types(query: str, seed_types=frozenset()) -> tuple[str, ...]:
     t = question_target(query or "", frozenset(seed_types))
     return TARGETS[t].types if t else ()
 
-def _entity_types(gi: GraphIndex) -> np.ndarray:
-    if "_type_array" not in gi.__dict__:
+def _node_column(gi: GraphIndex, column: str) -> np.ndarray:
+    "An entity column (`type`, `layer`) for each node of the index, '' where it has none; kept on the index."
+    cache = gi.__dict__.setdefault("_node_columns", {})
+    if column not in cache:
         e = gi.kg.entities
-        t = e["type"] if "type" in e.columns else pd.Series("", index=e.index)
-        by_id = pd.Series(t.astype(str).to_numpy(), index=e.entity_id.astype(str))
-        gi._type_array = by_id.reindex(gi.ids).fillna("").to_numpy()
-    return gi._type_array
+        values = e[column] if column in e.columns else pd.Series("", index=e.index)
+        by_id = pd.Series(values.astype(str).to_numpy(), index=e.entity_id.astype(str))
+        cache[column] = by_id.reindex(gi.ids).fillna("").to_numpy()
+    return cache[column]
+
+def _entity_types(gi: GraphIndex) -> np.ndarray: return _node_column(gi, "type")
 
 def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(), degree_norm: float = DEGREE_NORM,
                  target_boost: float = TARGET_BOOST) -> np.ndarray:
@@ -276,14 +280,7 @@ def walk_prizes(gi: GraphIndex, seeds: dict, query: str, types=(), restart: floa
     return r if on is None else np.where(on, r, r * off_chain)
 
 # %% ../nbs/11f_ppr_pcst.ipynb #6aac8c64
-def _layers(gi: GraphIndex) -> np.ndarray:
-    "Each node's layer (`L1`…`L5`, '' where the entity has none), kept on the index."
-    if "_layer_array" not in gi.__dict__:
-        e = gi.kg.entities
-        lay = e["layer"] if "layer" in e.columns else pd.Series("", index=e.index)
-        gi._layer_array = pd.Series(lay.astype(str).to_numpy(), index=e.entity_id.astype(str)).reindex(gi.ids)\
-            .fillna("").to_numpy()
-    return gi._layer_array
+def _layers(gi: GraphIndex) -> np.ndarray: return _node_column(gi, "layer")      # L1…L5, '' where none
 
 def _complete_walk(gi: GraphIndex, start: np.ndarray, walk, ends: np.ndarray) -> np.ndarray:
     "The nodes on a complete walk: forward along each step in its layer (the last: in `ends`), then back."
