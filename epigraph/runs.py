@@ -15,23 +15,26 @@ from . import metrics
 from .bench import Item, build_task, task_names
 
 # %% auto #0
-__all__ = ['SCORE_COLUMNS', 'HINTS_BY_KIND', 'BINARY', 'task_retriever', 'score_answer', 'code_version', 'item_hints', 'run',
-           'table', 'compare']
+__all__ = ['HELD_KEYS', 'SCORE_COLUMNS', 'HINTS_BY_KIND', 'BINARY', 'task_retriever', 'score_answer', 'code_version',
+           'item_hints', 'run', 'table', 'compare']
 
 # %% ../nbs/13a_runs.ipynb #e35bbfa0
+HELD_KEYS = ("held_out", "held_out_rows", "held_out_evidence")   # the three grains of hold-out an item may name
+
 def _held_rows(items: list[Item], ev: pd.DataFrame) -> np.ndarray:
-    "Mask of the evidence rows the items hold out: whole triplets (`held_out`) or a source's rows (`held_out_rows`)."
+    "Mask of the evidence rows the items hold out: whole triplets, a source's rows, or single rows by evidence id."
     held = {t for it in items for t in it.meta.get("held_out", []) or []}
+    single = {e for it in items for e in it.meta.get("held_out_evidence", []) or []}
     rows = {(s, t) for it in items if (r := it.meta.get("held_out_rows")) for s in r["sources"]
             for t in r["triplet_ids"]}
-    mask = ev.triplet_id.isin(held).to_numpy()
+    mask = ev.triplet_id.isin(held).to_numpy() | ev.evidence_id.isin(single).to_numpy()
     if not rows: return mask
     return mask | np.array([(s, t) in rows for s, t in zip(ev.source, ev.triplet_id)], dtype=bool)
 
 def task_retriever(items: list[Item], base: Retriever|None = None) -> Retriever:
     "The base retriever, or one over the graph minus the rows the items hold out and any triplet left without evidence."
     base = base or default_retriever()
-    if not any(it.meta.get("held_out") or it.meta.get("held_out_rows") for it in items): return base
+    if not any(it.meta.get(k) for it in items for k in HELD_KEYS): return base
     kg = base.graph.kg
     ev = kg.evidence[~_held_rows(items, kg.evidence)].reset_index(drop=True)
     kept = dataclasses.replace(kg,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 import numpy as np, pandas as pd
-from .schema import CURATED_TIERS
+from .schema import CURATED_TIERS, evidence_keys
 from .sources import epilepsy_subset, epilepsy_mention_ids
 from .curated import antiseizure_pairs
 from .lexicon import CURATED_ALIASES
@@ -17,10 +17,10 @@ from .bench import (Item, item_rng, bench_kg, loaded, triplet_keys, triplets_bet
                             pick, choice_item, visible_triplets)
 
 # %% auto #0
-__all__ = ['YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'HARM_RELATIONS', 'STATED', 'ROLE', 'PATIENTS', 'NAIVE',
-           'build_pubmedqa', 'seizure_disease_ids', 'gene_disease_items', 'disease_phenotype_items',
-           'syndrome_treatment_items', 'drug_event_items', 'build_graph_mc', 'guidance_edges', 'everyone_harms',
-           'named_for', 'genotype_avoid_items', 'chain_items', 'pgx_pair_items', 'build_precision', 'advised_against',
+__all__ = ['YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'MIN_PUBLICATIONS', 'HARM_RELATIONS', 'STATED', 'ROLE', 'PATIENTS',
+           'NAIVE', 'build_pubmedqa', 'seizure_disease_ids', 'corroborated_pairs', 'disease_phenotype_items',
+           'drug_event_items', 'build_graph_mc', 'guidance_edges', 'everyone_harms', 'named_for',
+           'genotype_avoid_items', 'chain_items', 'pgx_pair_items', 'build_precision', 'advised_against',
            'build_constraints', 'build_drug_induced']
 
 # %% ../nbs/13c_tasks.ipynb #df0ce1b9
@@ -65,37 +65,36 @@ def seizure_disease_ids() -> set[str]:
     return epilepsy_mention_ids(loaded("bc5cdr-train")["mentions"])
 
 # %% ../nbs/13c_tasks.ipynb #f03c2ac8
-def _graph_mc_item(kg, kind, start, gold, distractors, question, rng, meta=None, contraindicated=None) -> Item:
+MIN_PUBLICATIONS = 2   # a fact is asked only if this many publications state it: one is held out, the rest answer
+
+def corroborated_pairs(kg, triplets: pd.DataFrame) -> set[tuple[str, str]]:
+    "(head, tail) of those triplets that at least MIN_PUBLICATIONS distinct PMIDs state in the graph."
+    ev = kg.evidence[kg.evidence.triplet_id.isin(set(triplets.triplet_id)) & kg.evidence.pmid.notna()]
+    n = ev.groupby("triplet_id").pmid.nunique()
+    ok = triplets[triplets.triplet_id.isin(n.index[n >= MIN_PUBLICATIONS])]
+    return set(zip(ok["head"], ok["tail"]))
+
+def _pmid(p) -> int|None: return None if pd.isna(p) else int(p)
+
+def _graph_mc_item(kg, kind, start, gold, distractors, question, rng, meta=None) -> Item:
+    "An item written from the fact's lowest-numbered publication: its rows, and rows citing none, are held out."
     name = kg.entities.set_index("entity_id").name
-    held = triplets_between(kg, start, gold)
-    ev = kg.evidence[kg.evidence.triplet_id.isin(held)].sort_values(["source", "record_id"])
-    first = ev.iloc[0]
+    between = triplets_between(kg, start, gold)
+    ev = kg.evidence[kg.evidence.triplet_id.isin(between)].sort_values(["source", "record_id"])
+    pmids = [_pmid(p) for p in ev.pmid]
+    own = min(p for p in pmids if p is not None)
+    out = np.array([p is None or p == own for p in pmids], dtype=bool)
+    held, kept = ev[out], ev[~out]
+    first = ev[np.array([p == own for p in pmids], dtype=bool)].iloc[0]
     return choice_item("t1_graph_mc", kind, (start, gold), question, gold, distractors, lambda i: str(name[i]), rng,
-                       triplet_keys(kg, held), dict(source=first.source, record_id=first.record_id, triplet_ids=held),
-                       dict(held_out=held, question_entity=start, **(meta or {})), contraindicated=contraindicated)
+                       list(evidence_keys(kept)),
+                       dict(source=first.source, record_id=first.record_id, pmid=own, triplet_ids=between),
+                       dict(held_out_evidence=sorted(held.evidence_id), question_entity=start, **(meta or {})))
 
 def _sample_starts(starts, rng, n):
     starts = sorted(starts); rng.shuffle(starts)
     return starts
 
-def gene_disease_items(kg, seed, n) -> list[Item]:
-    t = visible_triplets(kg); e = kg.entities
-    name, typ = dict(zip(e.entity_id, e.name.astype(str).str.lower())), dict(zip(e.entity_id, e.type))
-    cg = t[(t.predicate == "caused_by_gene") & ~t["head"].str.startswith("CURATED:")]
-    by_gene = cg.groupby("tail")["head"].agg(set)
-    pool = set(cg["head"]); out = []
-    for g in _sample_starts(by_gene.index, np.random.default_rng(seed), n):
-        sym = name[g]; rng = item_rng(seed, "gene_disease", g)
-        golds = sorted(d for d in by_gene[g] if sym not in name[d])
-        if not golds: continue
-        gold = golds[rng.integers(len(golds))]
-        cands = [d for d in pool - by_gene[g] if typ[d] == typ[gold] and sym not in name[d]]
-        d = pick(rng, cands, 3)
-        if d: out.append(_graph_mc_item(kg, "gene_disease", g, gold, d, "Variants in the gene "
-                                                                        f"{kg.entities.set_index('entity_id').name[g]} "
-                                                                        "cause which of these diseases?", rng))
-        if len(out) == n: break
-    return out
 
 # %% ../nbs/13c_tasks.ipynb #d2ff7e70
 def disease_phenotype_items(kg, seed, n) -> list[Item]:
@@ -105,6 +104,8 @@ def disease_phenotype_items(kg, seed, n) -> list[Item]:
     abnormal = {i for i, a in anc.items() if HP_ABNORMALITY in a}
     cb = t[(t.predicate == "characterized_by") & t["tail"].isin(abnormal)]
     gold_cb = cb[cb.tier == "GOLD"]
+    asked = corroborated_pairs(kg, gold_cb)
+    gold_cb = gold_cb[[p in asked for p in zip(gold_cb["head"], gold_cb["tail"])]]
     all_of = cb.groupby("head")["tail"].agg(set)
     golds_of = gold_cb.groupby("head")["tail"].agg(lambda s: sorted(set(s)))
     pool = sorted(set(cb["tail"])); out = []
@@ -120,36 +121,6 @@ def disease_phenotype_items(kg, seed, n) -> list[Item]:
         if len(out) == n: break
     return out
 
-# %% ../nbs/13c_tasks.ipynb #8acb6e0c
-def syndrome_treatment_items(kg, seed, n, variants: int = 2) -> list[Item]:
-    t = visible_triplets(kg); E = kg.entities.set_index("entity_id")
-    asm_ids = set(antiseizure_drugs(kg).entity_id.dropna())
-    fl = t[(t.predicate == "first_line_for") & t.tier.isin(CURATED_TIERS) & t["head"].isin(asm_ids)]
-    harm = t[t.predicate.isin(["aggravates", "contraindicated_with"])]
-    helps_other = pd.concat([
-        t[t.predicate == "treated_with"][["tail", "head"]].set_axis(["drug", "condition"], axis=1),
-        t[t.predicate == "first_line_for"][["head", "tail"]].set_axis(["drug", "condition"], axis=1)])
-    out = []
-    for r in fl.sort_values(["tail", "head"]).itertuples():
-        s, drug = r.tail, r.head
-        linked = set(t[(t["head"] == s) | (t["tail"] == s)][["head", "tail"]].values.ravel())
-        harmful = sorted(set(harm[harm["tail"] == s]["head"]))
-        others = helps_other[(helps_other.condition != s) & ~helps_other.drug.isin(asm_ids | linked)]
-        others = others[~others.condition.map(lambda c: bool(re.search(r"epilep|seizure|convuls|spasm",
-                                                                       str(E.name.get(c, "")), re.I)))]
-        for v in range(variants):
-            rng = item_rng(seed, "syndrome_treatment", s, drug, v)
-            k = min(len(harmful), int(rng.integers(1, 3))) if harmful else 0
-            d = pick(rng, harmful, k) + pick(rng, set(others.drug), 3 - k)
-            if len(d) < 3: continue
-            it = _graph_mc_item(kg, "syndrome_treatment", s, drug, d,
-                                f"Which of these drugs does the guideline name as a treatment for {E.name[s]}?", rng,
-                                contraindicated=harmful)
-            it.item_id, it.meta["variant"] = f"{it.item_id}-{v}", v
-            out.append(it)
-        if len(out) >= n: break
-    return out[:n]
-
 # %% ../nbs/13c_tasks.ipynb #272b4b6f
 def drug_event_items(kg, seed, n) -> list[Item]:
     t = visible_triplets(kg); E = kg.entities.set_index("entity_id")
@@ -157,7 +128,7 @@ def drug_event_items(kg, seed, n) -> list[Item]:
     ind = t[(t.predicate == "induces") & (t.tail_layer == "L5")]
     by_drug = ind.groupby("head")["tail"].agg(set)
     relevant = ind[ind["head"].isin(asm_ids) | ind["tail"].isin(seiz)]
-    facts = sorted(set(zip(relevant["head"], relevant["tail"])))
+    facts = sorted(set(zip(relevant["head"], relevant["tail"])) & corroborated_pairs(kg, relevant))
     np.random.default_rng(seed + 3).shuffle(facts)
     pool = set(ind["tail"]); out, used = [], set()
     for drug, gold in facts:
@@ -174,11 +145,10 @@ def drug_event_items(kg, seed, n) -> list[Item]:
     return out
 
 def build_graph_mc(seed: int = 0, n_per_kind: int = 40, kg=None) -> list[Item]:
-    ("4-option items from graph facts (gene→disease, disease→phenotype, syndrome→treatment, drug→event), "
-     "gold edges in `held_out`.")
+    ("4-option items from graph facts two publications state (disease→phenotype, drug→event), "
+     "the publication each was written from held out.")
     kg = kg or bench_kg()
-    return (gene_disease_items(kg, seed, n_per_kind) + disease_phenotype_items(kg, seed, n_per_kind)
-            + syndrome_treatment_items(kg, seed, n_per_kind) + drug_event_items(kg, seed, n_per_kind))
+    return disease_phenotype_items(kg, seed, n_per_kind) + drug_event_items(kg, seed, n_per_kind)
 
 # %% ../nbs/13c_tasks.ipynb #c86d820c
 HARM_RELATIONS = ("avoid", "contraindicated")     # guidance relations that advise against a drug

@@ -82,24 +82,32 @@ def test_pubmedqa_labels_from_the_raw_json(tasks):
 def test_graph_mc_gold_linked_and_distractors_not_linked(tasks, kg):
     t = kg.triplets[~kg.triplets.suppressed.astype(bool)]
     linked = set(zip(t["head"], t["tail"])) | set(zip(t["tail"], t["head"]))
-    treats = t[t.predicate.isin(["first_line_for", "treated_with"])]
-    treated = set(zip(treats["head"], treats["tail"])) | set(zip(treats["tail"], treats["head"]))
     layer = dict(zip(kg.entities.entity_id, kg.entities.layer))
     etype = dict(zip(kg.entities.entity_id, kg.entities.type))
     for it in tasks["t1_graph_mc"]:
         q = it.meta["question_entity"]
         gold = it.option_ids[it.answer_index]
-        assert (q, gold) in (treated if it.kind == "syndrome_treatment" else linked)
-        held = t[t.triplet_id.isin(it.meta["held_out"])]
-        assert {frozenset(p) for p in zip(held["head"], held["tail"])} == {frozenset((q, gold))}
+        assert (q, gold) in linked
+        between = t[t.triplet_id.isin(it.provenance["triplet_ids"])]
+        assert {frozenset(p) for p in zip(between["head"], between["tail"])} == {frozenset((q, gold))}
         for o in it.option_ids:
-            assert layer[o] == layer[gold], it.item_id
-            if it.kind != "syndrome_treatment": assert etype[o] == etype[gold], it.item_id
-            if o == gold: continue
-            if it.kind == "syndrome_treatment":      # an aggravating drug is a wanted trap: linked, but not as a treatment
-                assert (q, o) not in treated, (it.item_id, o)
-            else:
-                assert (q, o) not in linked, (it.item_id, o)
+            assert layer[o] == layer[gold] and etype[o] == etype[gold], it.item_id
+            if o != gold: assert (q, o) not in linked, (it.item_id, o)
+
+
+def test_graph_mc_holds_out_its_own_publication_and_another_answers(tasks, kg):
+    "The rows held out are the fact's, citing the item's publication or none; what stays cites other PMIDs only."
+    ev = kg.evidence.set_index("evidence_id")
+    for it in tasks["t1_graph_mc"]:
+        on_fact = ev[ev.triplet_id.isin(it.provenance["triplet_ids"])]
+        held = on_fact.loc[on_fact.index.isin(it.meta["held_out_evidence"])]
+        rest = on_fact.drop(held.index)
+        assert len(held) == len(it.meta["held_out_evidence"]) and "held_out" not in it.meta
+        assert all(pd.isna(p) or int(p) == it.provenance["pmid"] for p in held.pmid), it.item_id
+        assert int(held.loc[held.record_id == it.provenance["record_id"]].pmid.iloc[0]) == it.provenance["pmid"]
+        assert len(rest) and rest.pmid.notna().all(), it.item_id
+        assert it.provenance["pmid"] not in {int(p) for p in rest.pmid}
+        assert it.gold_evidence == sorted({f"PMID:{int(p)}" for p in rest.pmid}), it.item_id
 
 
 def _guidance_ids(kg):
@@ -253,15 +261,14 @@ def test_registry_and_errors():
 
 
 def test_graph_mc_hpo_provenance_lines_name_the_fact(tasks, kg):
-    files = {f: (hpo_data_dir()/f).read_text().splitlines() for f in ("phenotype.hpoa", "genes_to_phenotype.txt")}
+    "An HPO item's record is the phenotype.hpoa line of its fact, and that line cites the item's publication."
+    lines = (hpo_data_dir() / "phenotype.hpoa").read_text().splitlines()
     E = kg.entities.set_index("entity_id")
     hpo_items = [i for i in tasks["t1_graph_mc"] if i.provenance["source"] == "hpo"]
-    assert {i.kind for i in hpo_items} == {"gene_disease", "disease_phenotype"}
+    assert {i.kind for i in hpo_items} == {"disease_phenotype"}
     for it in hpo_items:
         f, line = it.provenance["record_id"].rsplit(":", 1)
-        cols = files[f][int(line) - 1].split("\t")
+        cols = lines[int(line) - 1].split("\t")
         q, gold = it.meta["question_entity"], it.option_ids[it.answer_index]
-        if it.kind == "gene_disease":        # gene symbol, then the disease id (an id merged into the gold entity)
-            assert cols[1] == E.name[q] and cols[5] in {gold, *E.xrefs[gold]}, (it.item_id, cols)
-        else:                                # disease id, then the phenotype term
-            assert cols[0] in {q, *E.xrefs[q]} and cols[3] == gold, (it.item_id, cols)
+        assert f == "phenotype.hpoa" and cols[0] in {q, *E.xrefs[q]} and cols[3] == gold, (it.item_id, cols)
+        assert f"PMID:{it.provenance['pmid']}" in cols[4].split(";"), (it.item_id, cols[4])

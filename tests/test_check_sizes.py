@@ -54,9 +54,23 @@ def test_long_functions_and_cells_are_found(tmp_path):
     assert cs.long_cells(tmp_path) == [("n", 41)]
 
 
+def test_wider_share_or_more_semicolon_lines_fail():
+    assert cs.problems({}, 0, wide_share=cs.WIDE_SHARE_TODAY, n_semicolon=cs.SEMICOLON_LINES_TODAY) == []
+    assert len(cs.problems({}, 0, wide_share=cs.WIDE_SHARE_TODAY + 0.002)) == 1
+    assert len(cs.problems({}, 0, n_semicolon=cs.SEMICOLON_LINES_TODAY + 1)) == 1
+
+
+def test_semicolons_in_strings_and_comments_are_not_joins(tmp_path):
+    src = "a = 1; b = 2\ns = 'x; y'  # c; d\nif a: b = 3; c = 4\n" + "z = '" + "w" * 100 + "'\n"   # synthetic
+    assert cs.semicolon_lines(src) == 2
+    (tmp_path / "m.py").write_text(src)
+    share, semi = cs.house_counts(tmp_path)
+    assert semi == 2 and share == 1 / 4
+
+
 def test_the_package_today_is_within_the_ratchet():
     root = Path(cs.__file__).resolve().parent.parent
     sizes, long_lines = cs.measure(root / "epigraph")
     assert "graph" in sizes and "_modidx" not in sizes
     funcs, cells = cs.long_functions(root / "epigraph"), cs.long_cells(root / "nbs")
-    assert cs.problems(sizes, long_lines, len(funcs), len(cells)) == []
+    assert cs.problems(sizes, long_lines, len(funcs), len(cells), *cs.house_counts(root / "epigraph")) == []
