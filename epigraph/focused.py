@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 import numpy as np, pandas as pd
 from .schema import CITATION
+from .history import history_text
 from .retrieval import GraphIndex, word_key
 from .question import Question, TARGETS, parse_question, fits_target
 from .manifest import citation
@@ -400,7 +401,8 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
         return dict(text=abstain(q, []), abstained=True, reason=f"{', '.join(q.unknown)} is not in the graph")
     if q.target in ("drug", "safety", "dose") and len(found):       # only the rows for the patient described
         found = for_population(manifest, found, q)[list(found.columns)]
-    text = dated_text(manifest, gi, q, ents, found)
+    text = (history_text(manifest, [(e.entity_id, e.name) for e in ents], q.text, q.form == "yes_no", q.as_of,
+                         q.negated) if q.target == "history" else dated_text(manifest, gi, q, ents, found))
     if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)
     if q.read_as and CITATION.search(text): text += f" ({_cap('; '.join(q.read_as))}.)"   # which disease was asked

@@ -10,6 +10,7 @@ import numpy as np, pandas as pd
 from .guidance import without_population, stated_population
 from .patient import (patient_seeds, guidance_population, population_entities, narrower_entities,
                               broader_entities, SEIZURE)
+from .history import history_source, SOURCE_NAMES
 from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
 from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
                                      prefix_entities,
@@ -52,7 +53,8 @@ TARGETS = {t.name: t for t in [
     Target("gene", ("caused_by_gene", "gene_drug_interaction"), ("gene", "variant"), None, "gene"),
     Target("disease", ("caused_by_gene", "characterized_by", "induces"), ("disease", "syndrome"), None, "disease"),
     Target("feature", ("characterized_by",), ("phenotype",), None, "feature"),
-    Target("drug", TREATMENT, ("chemical", "drug"), None, "drug")]}
+    Target("drug", TREATMENT, ("chemical", "drug"), None, "drug"),
+    Target("history", ("caused_by_gene",), (), None, "Genes4Epilepsy listing")]}   # a source's releases (11k_history)
 
 # %% ../nbs/11c_question.ipynb #1d2884b6
 CUES = [   # (target, pattern) in order of precedence; a question takes the first that matches
@@ -112,6 +114,7 @@ def asked_noun(text: str) -> str|None:
             if re.match(rf"(?:{nouns})\b", m["noun"].lower()): return target
     return None
 
+# %% ../nbs/11c_question.ipynb #0bf03b28
 PHARMACOGENOMIC = re.compile(r"\bcpic\b|\bpharmacogen\w*|\bgene[–-]drug\b|\bgenotyp\w*", re.I)
 CAUSE = re.compile(r"\bcaus\w*|\blinked (?:to|with)\b|\bassociated with\b|\bresponsible for\b|\bleads? to\b|"
                    r"\bbehind\b", re.I)
@@ -119,6 +122,7 @@ CAUSE = re.compile(r"\bcaus\w*|\blinked (?:to|with)\b|\bassociated with\b|\bresp
 def question_target(text: str, types: set|frozenset = frozenset(), masked: str|None = None) -> str|None:
     "The question's target: the asked noun (a drug becomes a caution or a dose when the question says so), else cues."
     low = (masked or text).lower()       # cues are read outside the names of things ('new-onset' in a disease name)
+    if history_source(low): return "history"     # a source named, and a time or a change asked
     cue = next((t for t, p in CUES if re.search(p, low)), None)
     noun = asked_noun(text)
     if noun == "drug" and cue in ("safety", "dose"): return cue
@@ -291,6 +295,7 @@ def _unknown_words(text: str, covered: list[tuple[int, int]], name_words: set = 
         if any(a <= m.start() < b for a, b in covered) or w in QUESTION_WORDS or w in name_words: continue
         if re.fullmatch(r"[a-z-]+", w) and (_is_english(w) or all(_is_english(p) for p in w.split("-") if p)): continue
         if re.fullmatch(r"(?:mid|early|late)-?(?:19|20)\d\d", w): continue
+        if any(p.fullmatch(w) for p in SOURCE_NAMES.values()): continue     # a source (Genes4Epilepsy), not an entity
         out.append(m.group())
     return out
 
@@ -541,5 +546,5 @@ def focus_rows(gi: GraphIndex, q: Question, most: int = FOCUS_ROWS) -> list[int]
             other = lambda x: int(gi.tail[x]) if gi.head[x] == u else int(gi.head[x])
             keep = [int(x) for x in gi.incident(u)
                     if gi.predicate[x] in preds and fits_target(gi, q.target, gi.ids[other(x)])]
-            rows += keep[:most]
+            rows += keep if q.target == "history" else keep[:most]
     return list(dict.fromkeys(rows))

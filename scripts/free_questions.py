@@ -19,6 +19,13 @@ The scoring rule was written from the gold's fields, before any answer was read,
   says there were none (NONE) or cites nothing.
 
 Prints accuracy per family and overall, for each arm.
+
+`--history` scores the Genes4Epilepsy release-history questions instead: the development set
+(`data/questions/history_dev.jsonl`, tuned on) and the sealed set (`data/questions/sealed/g4e_history.jsonl`,
+written by a helper before the source-history reader, never tuned on). Rule (`history_correct`), written before
+either was run: the answer cites something, and a `still_listed` question opens with the gold Yes or No, a
+`first_release` question's earliest release named in the text (citations left out) is the gold one, a `class_since`
+question names the gold release.
 """
 from __future__ import annotations
 import argparse, json, re, sys
@@ -27,6 +34,9 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 SEALED = ROOT/"data"/"questions"/"sealed"/"free.jsonl"
+HISTORY = {"development (tuned)": ROOT/"data"/"questions"/"history_dev.jsonl",
+           "sealed": ROOT/"data"/"questions"/"sealed"/"g4e_history.jsonl"}
+RELEASE = re.compile(r"\b(?:19|20)\d{2}-\d{2}\b")
 ACTIONS = {   # the action a pharmacogenomic gold names -> how a sentence may say it
     "lower the dose": re.compile(r"\b(?:lower|reduc\w*|decreas\w*|smaller|cut)\b[^.]{0,40}\bdos|"
                                  r"\bdos\w*\b[^.]{0,40}\b(?:lower\w*|reduc\w*|decreas\w*)", re.I),
@@ -61,6 +71,32 @@ def correct(item: dict, text: str, cited: set[str], names: dict) -> bool:
     return bool(cited) and all(stated(a, text, cited, names) for a in g["answers"])
 
 
+def history_correct(item: dict, text: str, cited: set[str]) -> bool:
+    "The rule for a release-history question (module docstring)."
+    from epigraph.schema import CITATION
+    g, plain = item["gold"], CITATION.sub("", text.strip())
+    if not cited: return False
+    if item["kind"] == "still_listed":
+        m = FIRST.match(plain)
+        return bool(m) and m.group(1).lower() == g["yes_no"]
+    named = RELEASE.findall(plain)
+    if item["kind"] == "first_release": return bool(named) and min(named) == g["first_release"]
+    return g["class_since"] in named
+
+
+def run_history(arms: list[str], retriever=None) -> pd.DataFrame:
+    "Both release-history sets through every arm: one row per (set, question, arm)."
+    from epigraph.answer import answer, default_retriever
+    R, rows = retriever or default_retriever(), []
+    for name, path in HISTORY.items():
+        for it in read_items(path):
+            for arm in arms:
+                a = answer(it["question"], arm=arm, reader="offline", retriever=R)
+                rows.append(dict(set=name, id=it["id"], kind=it["kind"], arm=arm, question=it["question"],
+                                 answer=a.text, correct=float(history_correct(it, a.text, set(a.cited)))))
+    return pd.DataFrame(rows)
+
+
 def read_items(path: Path = SEALED) -> list[dict]:
     return [json.loads(l) for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]
 
@@ -92,7 +128,14 @@ def main(argv=None) -> pd.DataFrame:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--arms", nargs="+", default=["ppr_pcst", "hybrid", "hypergraph", "bm25"])
     ap.add_argument("--out", type=Path, help="write one row per (question, arm) as CSV")
+    ap.add_argument("--history", action="store_true", help="score the release-history sets instead")
     args = ap.parse_args(argv)
+    if args.history:
+        res = run_history(args.arms)
+        if args.out: res.to_csv(args.out, index=False)
+        print(res.pivot_table(index=["set", "kind"], columns="arm", values="correct", aggfunc="mean").round(3)
+              .to_string())
+        return res
     res = run_free(read_items(), args.arms)
     if args.out: res.to_csv(args.out, index=False)
     print(f"sealed free questions ({SEALED.relative_to(ROOT)}; never tuned on), share correct with citations:")
