@@ -16,7 +16,7 @@ LONG_FUNCTIONS_TODAY = 0          # functions over MAX_FUNCTION_LINES: none sinc
 LONG_CELLS_TODAY = 0              # exported cells over MAX_CELL_LINES: none since 2026-12-03 (the bar is met)
 WIDE_CHARS = 100                  # nbdev's own notebooks have 4.4% of lines wider than this, fastcore 2.3%
 WIDE_SHARE_TODAY = 0.189          # share of package lines over WIDE_CHARS on 2026-12-07 (18.85%): may only go down
-SEMICOLON_LINES_TODAY = 354       # lines joining statements with `;` on 2026-12-07: may only go down
+SEMICOLON_LINES_TODAY = 350       # lines joining statements with `;` on 2026-12-07: may only go down
 
 
 def nbdev_all_line(line: str) -> bool:
