@@ -8,17 +8,18 @@ import re, time
 from dataclasses import dataclass, field
 from functools import lru_cache
 import pandas as pd
-from .schema import CITATION
-from .retrieval import Retrieved, Retriever, GraphIndex, retriever_names, edge_table
-from .question import Question, parse_question, focus_rows
+from .schema import CITATION, PREDICATES
+from .retrieval import Retrieved, Retriever, GraphIndex, retriever_names, edge_table, link_seeds
+from .question import (Question, parse_question, focus_rows, TARGETS, fits_target,
+                               entity_types)
 from .manifest import MANIFEST_COLUMNS, empty_manifest, graph_manifest, manifest_of
 from .readers import (build_prompt, checked_citations, fact_sentence, option_entities, read_llm, read_offline,
                               write_answer)
 
 # %% auto #0
-__all__ = ['READERS', 'NOT_CONSULTED', 'SENTINEL_BASE', 'Answer', 'default_retriever', 'arms', 'retrieval_query', 'clean_options',
-           'focused_manifest', 'parsed_once', 'answer', 'register_reader', 'counterfactual_cases', 'injection',
-           'run_counterfactuals']
+__all__ = ['KIND_TARGETS', 'READERS', 'NOT_CONSULTED', 'SENTINEL_BASE', 'Answer', 'default_retriever', 'arms', 'retrieval_query',
+           'clean_options', 'focused_manifest', 'parsed_once', 'options_target', 'answer', 'register_reader',
+           'counterfactual_cases', 'injection', 'run_counterfactuals']
 
 # %% ../nbs/12_answer.ipynb #1eebecee
 @dataclass
@@ -91,6 +92,24 @@ def parsed_once(question: str, gi: GraphIndex, hints: dict|None = None) -> Quest
         memo[key] = parse_question(question, gi, hints)
     return copy.deepcopy(memo[key])
 
+# %% ../nbs/12_answer.ipynb #385ddf80
+KIND_TARGETS = ("onset", "inheritance", "seizure_type", "feature", "adverse_event", "gene", "disease")
+
+def _joins(predicates, start: set, end: set) -> bool:
+    return any((set(p.head_layers) & start and set(p.tail_layers) & end) or
+               (set(p.tail_layers) & start and set(p.head_layers) & end)
+               for p in (PREDICATES[n] for n in predicates if n in PREDICATES))
+
+def options_target(gi: GraphIndex, q: Question, options: list[str]) -> str|None:
+    "The kind every option is, for a question whose words name none, if the schema can join it to the question."
+    linked = [link_seeds(gi, o, max_seeds=1) for o in options]
+    if not options or not q.entities or any(s.empty for s in linked): return None
+    ids = [s.entity_id.iloc[0] for s in linked]
+    if any(entity_types(gi)[1].get(i) in ("drug", "chemical") for i in ids): return None
+    start, end = {e["layer"] for e in q.entities}, {entity_types(gi)[0].get(i) for i in ids}
+    return next((t for t in KIND_TARGETS if all(fits_target(gi, t, i) for i in ids)
+                 and _joins(TARGETS[t].predicates, start, end)), None)
+
 # %% ../nbs/12_answer.ipynb #07706d45
 def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst", reader: str = "offline",
            retriever: Retriever|None = None, option_ids: list|None = None, inject: pd.DataFrame|None = None,
@@ -102,6 +121,7 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     if reader not in READERS: raise ValueError(f"answer: reader must be one of {', '.join(READERS)}, got {reader!r}")
     opts, R, t0 = clean_options(options), retriever or default_retriever(), time.perf_counter()
     q = parsed_once(question, R.graph, hints)
+    if opts and q.target is None: q.target = options_target(R.graph, q, opts)    # the options say what is asked
     if not opts and arm == "ppr_pcst" and q.entities and "seeds" not in params:    # a free question's seeds are parsed
         params = dict(params, seeds=q.entity_ids)
     got = None if arm == "none" else R(retrieval_query(q.searched, opts), arm, **params)
