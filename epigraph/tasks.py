@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 import numpy as np, pandas as pd
-from .schema import CURATED_TIERS, evidence_keys
+from .schema import CURATED_TIERS, evidence_keys, _pmid_int
 from .sources import epilepsy_subset, epilepsy_mention_ids
 from .curated import antiseizure_pairs
 from .lexicon import CURATED_ALIASES
@@ -74,14 +74,12 @@ def corroborated_pairs(kg, triplets: pd.DataFrame) -> set[tuple[str, str]]:
     ok = triplets[triplets.triplet_id.isin(n.index[n >= MIN_PUBLICATIONS])]
     return set(zip(ok["head"], ok["tail"]))
 
-def _pmid(p) -> int|None: return None if pd.isna(p) else int(p)
-
 def _graph_mc_item(kg, kind, start, gold, distractors, question, rng, meta=None) -> Item:
     "An item written from the fact's lowest-numbered publication: its rows, and rows citing none, are held out."
     name = kg.entities.set_index("entity_id").name
     between = triplets_between(kg, start, gold)
     ev = kg.evidence[kg.evidence.triplet_id.isin(between)].sort_values(["source", "record_id"])
-    pmids = [_pmid(p) for p in ev.pmid]
+    pmids = [_pmid_int(p) for p in ev.pmid]
     own = min(p for p in pmids if p is not None)
     out = np.array([p is None or p == own for p in pmids], dtype=bool)
     held, kept = ev[out], ev[~out]
