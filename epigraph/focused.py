@@ -10,7 +10,7 @@ import numpy as np, pandas as pd
 from .schema import CITATION
 from .history import history_text
 from .retrieval import GraphIndex, word_key
-from .question import Question, TARGETS, parse_question, fits_target
+from .question import Question, TARGETS, parse_question, fits_target, hpo_branch
 from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
                               first_day, TIER_FACTOR, unverified_rows)
@@ -19,10 +19,11 @@ from .patient import GROUP_ENTITY
 from .guidance import HARD_QUALIFIERS, qualifier_phrase, row_fits
 
 # %% auto #0
-__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'CAUTION_SAID',
-           'ONE_VALUED', 'FIRST_LINE', 'RELATION_RANK', 'QUALIFIERS', 'answer_rows', 'ranked', 'onset_sentence',
-           'fact_line', 'for_population', 'treatment_groups', 'grouped_text', 'abstain', 'yes_no_text', 'qualified',
-           'grouped', 'list_text', 'only', 'dated_text', 'answer_groups', 'read_free', 'free_reader']
+__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'VALUE_WORDS',
+           'CAUTION_SAID', 'ONE_VALUED', 'FIRST_LINE', 'RELATION_RANK', 'QUALIFIERS', 'answer_rows', 'ranked',
+           'onset_sentence', 'fact_line', 'for_population', 'treatment_groups', 'grouped_text', 'abstain',
+           'value_verdict', 'yes_no_text', 'qualified', 'grouped', 'list_text', 'only', 'dated_text', 'answer_groups',
+           'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -251,6 +252,23 @@ def abstain(q: Question, ents: list[Entity], why: str = "") -> str:
             f"(searched: {', '.join(e.name for e in ents)}; relations: {', '.join(q.predicates) or 'any'}).")
 
 
+# %% ../nbs/12b_focused.ipynb #31c1ca0f
+VALUE_WORDS = {   # words a person uses for a mode of inheritance without naming an HPO term ("is it recessive?")
+    "inheritance": ("dominant", "recessive", "x-linked", "y-linked", "mitochondrial", "autosomal", "sporadic",
+                    "digenic", "polygenic", "multifactorial")}
+
+def value_verdict(gi: GraphIndex, q: Question, ents: list, found: pd.DataFrame) -> bool|None:
+    ("Whether the values found for a one-valued target (onset, inheritance) are the one the question names: an HPO "
+     "term at or below a named value, or a name holding every value word the question says; None when none is named.")
+    values = {a for a in found.answer if fits_target(gi, q.target, a)}
+    asked = [e.entity_id for e in ents if fits_target(gi, q.target, e.entity_id)]
+    if asked: return any(v in hpo_branch(gi, a) for a in asked for v in values)
+    said = {re.sub(r"ly$", "", w) for w in re.findall(r"[a-z][a-z-]+", q.text.lower())}
+    words = [w for w in VALUE_WORDS.get(q.target, ()) if w in said]
+    if not words: return None
+    return any(all(w in gi.names[gi.index[v]].lower() for w in words) for v in values if v in gi.index)
+
+
 # %% ../nbs/12b_focused.ipynb #7100df66
 CAUTION_SAID = ("contraindicated_with", "aggravates", "induces", "gene_drug_interaction")
 ONE_VALUED = ("onset", "inheritance")    # HPO records the onset or the mode: another value asked is a "no"
@@ -281,12 +299,12 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     if len(pairs):
         return (f"{_opener(q, pairs, manifest)}. "
                 + " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples()))
+    if q.target in ONE_VALUED and len(found) and not fits_target(gi, q.target, ents[0].entity_id):
+        yes = value_verdict(gi, q, ents, found) is not False        # nothing asked: "is it inherited?" is a yes
+        return (f"{('No' if yes else 'Yes') if q.negated else ('Yes' if yes else 'No')}. "
+                + " ".join(line(g) for g in ranked(found, q.target).head(MOST_CLAIMS).itertuples()))
     if len(ents) == 1 and len(found):
         return "Yes. " + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())
-    if q.target in ONE_VALUED and len(found) and not any(fits_target(gi, q.target, e.entity_id) for e in ents[:1]):
-        asked = any(fits_target(gi, q.target, e.entity_id) for e in ents)   # a value named: another one found is a no
-        return (("Yes. " if q.negated or not asked else "No. ")
-                + " ".join(line(g) for g in ranked(found, q.target).head(MOST_CLAIMS).itertuples()))
     noun = "" if len(ents) > 1 else " to a " + (TARGETS[q.target].noun if q.target else "fact")
     return f"The evidence graph does not say: nothing in it links {_names(ents)}{noun}."
 

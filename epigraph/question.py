@@ -19,11 +19,12 @@ from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expa
 
 # %% auto #0
 __all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO',
-           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'EXISTENTIAL', 'NAMED_TARGET',
-           'RISK', 'BENEFIT', 'TIER_WORDS', 'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun',
-           'question_target', 'parse_as_of', 'hpo_branch', 'entity_types', 'fits_target', 'Question', 'last_clause',
-           'polarity', 'link_question', 'disease_words', 'holding_all', 'diseases_for', 'unlinked_diseases',
-           'answers_target', 'family_members', 'choose_subjects', 'about_patient', 'parse_question', 'focus_rows']
+           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE',
+           'NAMED_TARGET', 'RISK', 'BENEFIT', 'TIER_WORDS', 'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target',
+           'asked_noun', 'question_target', 'parse_as_of', 'hpo_branch', 'entity_types', 'fits_target', 'Question',
+           'last_clause', 'polarity', 'link_question', 'disease_words', 'holding_all', 'diseases_for',
+           'unlinked_diseases', 'answers_target', 'family_members', 'choose_subjects', 'about_patient',
+           'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -72,7 +73,7 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
               r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
     ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpassed (?:on|down)\b|\bruns? in (?:the "
-                    r")?famil\w*|\bautosomal\b|\bx-linked\b"),
+                    r")?famil\w*|\bautosomal\b|\bx-linked\b|\b(?:dominant|recessive)(?:ly)?\b"),
     ("seizure_type", r"\bseizure types?\b|\bkinds? of seizures?\b|\btypes? of seizures?\b|\bwhat seizures\b"),
     ("adverse_event",
      r"\bside[- ]?effects?\b|\badverse\b|\binduc\w*|\bprovok\w*|\btrigger\w*|\btoxicit\w*|\breactions?\b|"
@@ -181,7 +182,9 @@ POPULATIONS = {
              r"\b\d{1,2}[- ](?:year|month)[- ]old\b",
     "older adult": r"\belderly\b|\bolder (?:adult|patient|people)s?\b",
 }
-NEGATION = re.compile(r"\b(?:not|no|never|none|without|wrong|false|incorrect|untrue|n't)\b|n't\b", re.I)
+# "lacks", "absent", "cannot" deny as "not" does ("absence" does not: absence seizures)
+NEGATION = re.compile(r"\b(?:not|no|never|none|without|wrong|false|incorrect|untrue|n't|cannot|lack(?:s|ing|ed)?|"
+                      r"absent|free of)\b|n't\b", re.I)
 
 # %% ../nbs/11c_question.ipynb #f7411849
 FEATURE_BRANCH = "HP:0000118"
@@ -260,10 +263,12 @@ def last_clause(text: str) -> str:
     return (asked or parts or [text])[-1].strip()
 
 EXISTENTIAL = re.compile(r"^\W*(?:are|is) there\b", re.I)    # "are there drugs…?" asks for the drugs
+ALTERNATIVE = re.compile(r"\bor\b(?!\s+not\b)", re.I)        # "dominant or recessive?" asks which, not whether
 # "LGS: initial drug of choice?" names what it asks for; one that also names a drug asks about that drug (yes or no)
 NAMED_TARGET = r"\b(?:%s)\b" % "|".join(p for _, p in WH_NOUNS)
 
-def _form(text: str, target: str|None, drug: bool = False) -> str:
+def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> str:
+    "The form of answer asked; `named`: how many entities the question names (two: is *this* linked to *that*?)."
     low = text.lower()
     if re.search(r"\b(?:which|what)\b", low) and re.search(r"\b(?:first|earliest|soonest)\b", low) and \
        re.search(r"\bof these\b|\bfeatures?\b|\bsigns?\b|\bsymptoms?\b|\bfindings?\b", low) and \
@@ -272,6 +277,8 @@ def _form(text: str, target: str|None, drug: bool = False) -> str:
     if re.search(r"\bstill (?:current|valid|in force|recommended|in use|the one)\b|\bis it current\b|\bno longer\b|"
                  r"\blast update\w*|\bmost recent\b|\blatest\b", low): return "current"
     last = last_clause(text)
+    if EXISTENTIAL.search(last) and named >= 2 and not re.search(NAMED_TARGET, last, re.I): return "yes_no"
+    if target in ("inheritance", "onset") and YES_NO.search(last) and ALTERNATIVE.search(last): return "list"
     if EXISTENTIAL.search(last) or (last.endswith("?") and not YES_NO.search(last) and not WH_WORDS.search(last)
                                     and re.search(NAMED_TARGET, last, re.I) and not drug): return "list"
     if YES_NO.search(last) or (last.endswith("?") and not WH_WORDS.search(last)): return "yes_no"
@@ -509,7 +516,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     considered += about
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
     failed = "after-first-line" in stated_population(fixed)[0]     # a drug named as the one that failed
-    form = _form(masked, target, not failed and any(e["type"] in ("drug", "chemical") for e in ents))
+    form = _form(masked, target, not failed and any(e["type"] in ("drug", "chemical") for e in ents), len(ents))
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets
     q = Question(text, ents, target, form,
                  *(parse_as_of(fixed) if form not in ("replaced", "current") else (None, None)),
