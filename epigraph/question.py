@@ -15,16 +15,15 @@ from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fo
 from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
                                      prefix_entities,
                                      american_spelling, age_entities, _name_words, _is_english, HEAD_LAYER,
-                                     head_word)
+                                     head_word, last_clause, polarity)
 
 # %% auto #0
 __all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO',
            'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE',
-           'NAMED_TARGET', 'RISK', 'BENEFIT', 'TIER_WORDS', 'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target',
-           'asked_noun', 'question_target', 'parse_as_of', 'hpo_branch', 'entity_types', 'fits_target', 'Question',
-           'last_clause', 'polarity', 'link_question', 'disease_words', 'holding_all', 'diseases_for',
-           'unlinked_diseases', 'answers_target', 'family_members', 'choose_subjects', 'about_patient',
-           'parse_question', 'focus_rows']
+           'NAMED_TARGET', 'TIER_WORDS', 'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun',
+           'question_target', 'parse_as_of', 'hpo_branch', 'entity_types', 'fits_target', 'Question', 'link_question',
+           'disease_words', 'holding_all', 'diseases_for', 'unlinked_diseases', 'answers_target', 'family_members',
+           'choose_subjects', 'about_patient', 'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -255,13 +254,6 @@ class Question:
 # %% ../nbs/11c_question.ipynb #82b0c2d2
 WH_WORDS = re.compile(r"\b(?:which|what|when|how|who|whom|where|why|list|name|give me|tell me)\b", re.I)
 
-def last_clause(text: str) -> str:
-    ("The question's last clause: after the last full stop, colon, semicolon or dash ('HLA-B*15:02+ patient — avoid "
-     "CBZ?').")
-    parts = [p for p in re.split(r"(?<=[.?!:;])\s+|\s[—–-]{1,2}\s", text) if re.search(r"[A-Za-z]", p)]
-    asked = [p for p in parts if p.rstrip().endswith("?")]
-    return (asked or parts or [text])[-1].strip()
-
 EXISTENTIAL = re.compile(r"^\W*(?:are|is) there\b", re.I)    # "are there drugs…?" asks for the drugs
 ALTERNATIVE = re.compile(r"\bor\b(?!\s+not\b)", re.I)        # "dominant or recessive?" asks which, not whether
 # "LGS: initial drug of choice?" names what it asks for; one that also names a drug asks about that drug (yes or no)
@@ -306,22 +298,8 @@ def _unknown_words(text: str, covered: list[tuple[int, int]], name_words: set = 
         out.append(m.group())
     return out
 
-RISK = re.compile(r"\bavoid\w*|\bcontra-?indicat\w*|\bworsen\w*|\baggravat\w*|\bharm\w*|\bdanger\w*|\brisks?\b|"
-                  r"\bunsafe\b|\bcaus\w*|\binduc\w*|\btrigger\w*|\bprovok\w*|\bside[- "
-                  r"]?effects?\b|\badverse\b|\btoxic\w*|\bcaution\b", re.I)
-BENEFIT = re.compile(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b|\breasonable\b|\bappropriate\b|\bfirst[- "
-                     r"]line\b|\brecommend\w*|"
-                     r"\bused?\b|\btreat\w*|\bstart\w*|\bgive\b|\bprescrib\w*|\bchoice\b|\bhelp\w*|\beffective\b", re.I)
 
 # %% ../nbs/11c_question.ipynb #9df6b775
-def polarity(text: str) -> str|None:
-    "'benefit' when a yes/no question asks whether something is safe or recommended, 'risk' when it asks about harm."
-    last = last_clause(text)
-    if re.search(r"\brelevant\b|\bmatters?\b|\bimportant\b|\baffects?\b|\binfluences?\b|\binteract\w*|\blinked\b|"
-                 r"\bassociated\b|\brelated\b|\bcheck\w*|\btest\w*|\bpair\b", last, re.I): return None
-    if re.search(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b", last, re.I): return "benefit"
-    return "risk" if RISK.search(last) else "benefit" if BENEFIT.search(last) else None
-
 def _masked(text: str, ents: list[dict]) -> str:
     "The text with the spans of named things (diseases, drugs, genes) blanked, so that 'new-onset' in a name is no cue."
     out = list(text)

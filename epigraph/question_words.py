@@ -11,9 +11,9 @@ from .retrieval import GraphIndex, word_key
 
 # %% auto #0
 __all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'OLD_ALLELE', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES',
-           'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'HEAD_LAYER', 'clean_question',
-           'expand_names', 'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities', 'english_words',
-           'head_word']
+           'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'RISK', 'BENEFIT', 'HEAD_LAYER',
+           'clean_question', 'expand_names', 'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities',
+           'english_words', 'last_clause', 'polarity', 'head_word']
 
 # %% ../nbs/11h_question_words.ipynb #d50c59dc
 MAX_QUESTION_CHARS = 2_000   # a long clinical question is a few hundred characters; past this it is not a question
@@ -221,6 +221,30 @@ def _is_english(w: str) -> bool:
     stems = {w} | {w[:-len(e)] + x for e in ENDINGS if w.endswith(e) and len(w) > len(e) + 2 for x in ("", "e")}
     stems |= {w[:-3] + "y" for e in ("ies", "ied") if w.endswith(e)}
     return any(x in words for x in stems)
+
+
+# %% ../nbs/11h_question_words.ipynb #05c62fd2
+def last_clause(text: str) -> str:
+    ("The question's last clause: after the last full stop, colon, semicolon or dash ('HLA-B*15:02+ patient — avoid "
+     "CBZ?').")
+    parts = [p for p in re.split(r"(?<=[.?!:;])\s+|\s[—–-]{1,2}\s", text) if re.search(r"[A-Za-z]", p)]
+    asked = [p for p in parts if p.rstrip().endswith("?")]
+    return (asked or parts or [text])[-1].strip()
+
+RISK = re.compile(r"\bavoid\w*|\bcontra-?indicat\w*|\bworsen\w*|\baggravat\w*|\bharm\w*|\bdanger\w*|\brisks?\b|"
+                  r"\bunsafe\b|\bcaus\w*|\binduc\w*|\btrigger\w*|\bprovok\w*|\bside[- "
+                  r"]?effects?\b|\badverse\b|\btoxic\w*|\bcaution\b", re.I)
+BENEFIT = re.compile(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b|\breasonable\b|\bappropriate\b|\bfirst[- "
+                     r"]line\b|\brecommend\w*|"
+                     r"\bused?\b|\btreat\w*|\bstart\w*|\bgive\b|\bprescrib\w*|\bchoice\b|\bhelp\w*|\beffective\b", re.I)
+
+def polarity(text: str) -> str|None:
+    "'benefit' when a yes/no question asks whether something is safe or recommended, 'risk' when it asks about harm."
+    last = last_clause(text)
+    if re.search(r"\brelevant\b|\bmatters?\b|\bimportant\b|\baffects?\b|\binfluences?\b|\binteract\w*|\blinked\b|"
+                 r"\bassociated\b|\brelated\b|\bcheck\w*|\btest\w*|\bpair\b", last, re.I): return None
+    if re.search(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b", last, re.I): return "benefit"
+    return "risk" if RISK.search(last) else "benefit" if BENEFIT.search(last) else None
 
 
 # %% ../nbs/11h_question_words.ipynb #f07cfb42
