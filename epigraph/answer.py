@@ -10,8 +10,8 @@ from functools import lru_cache
 import pandas as pd
 from .schema import CITATION, PREDICATES
 from .retrieval import Retrieved, Retriever, GraphIndex, retriever_names, edge_table, link_seeds
-from .question import (Question, parse_question, focus_rows, TARGETS, fits_target,
-                               entity_types)
+from .targets import TARGETS, fits_target, entity_types
+from .question import Question, parse_question, focus_rows
 from .manifest import MANIFEST_COLUMNS, empty_manifest, graph_manifest, manifest_of
 from .readers import (build_prompt, checked_citations, fact_sentence, option_entities, read_llm, read_offline,
                               write_answer)

@@ -10,7 +10,8 @@ import numpy as np, pandas as pd
 from .schema import CITATION
 from .history import history_text
 from .retrieval import GraphIndex, word_key
-from .question import Question, TARGETS, parse_question, fits_target, hpo_branch
+from .targets import TARGETS, fits_target, hpo_branch
+from .question import Question, parse_question
 from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
                               first_day, TIER_FACTOR, unverified_rows)
@@ -121,10 +122,11 @@ def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
      "row's fact.")
     if q.target == "onset": return onset_sentence(manifest, gi, subject, grp)
     r = manifest.iloc[grp.rows[0]]
-    if q.target == "inheritance":
-        term = re.sub(r"\s+inheritance$", "", r.tail_name if r["tail"] == grp.answer else r.head_name)
-        return _sentence(f"{_cap(subject)} is inherited as {_low(term)} (HPO mode of inheritance)",
-                         cites(manifest, grp.rows[:1]))
+    if q.target == "inheritance" and (fits_target(gi, q.target, r["tail"]) or fits_target(gi, q.target, r["head"])):
+        mode_tail = fits_target(gi, q.target, r["tail"])      # the row's disease is named, whichever end was asked
+        term = re.sub(r"\s+inheritance$", "", r.tail_name if mode_tail else r.head_name)
+        return _sentence(f"{_cap(r.head_name if mode_tail else r.tail_name)} is inherited as {_low(term)} (HPO mode "
+                         "of inheritance)", cites(manifest, grp.rows[:1]))
     return _sentence(fact_sentence(r), cites(manifest, grp.rows[:1]))   # `cites` adds the rows stating the same
 
 # %% ../nbs/12b_focused.ipynb #7e08b25f
@@ -299,7 +301,7 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     if len(pairs):
         return (f"{_opener(q, pairs, manifest)}. "
                 + " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples()))
-    if q.target in ONE_VALUED and len(found) and not fits_target(gi, q.target, ents[0].entity_id):
+    if q.target in ONE_VALUED and len(found) and not all(fits_target(gi, q.target, e.entity_id) for e in ents):
         yes = value_verdict(gi, q, ents, found) is not False        # nothing asked: "is it inherited?" is a yes
         return (f"{('No' if yes else 'Yes') if q.negated else ('Yes' if yes else 'No')}. "
                 + " ".join(line(g) for g in ranked(found, q.target).head(MOST_CLAIMS).itertuples()))

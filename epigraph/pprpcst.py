@@ -9,6 +9,7 @@ from collections import deque
 from functools import lru_cache
 import numpy as np, pandas as pd
 import scipy.sparse as sp
+from .targets import TARGETS
 from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMNS, table_of,
                                 link_seeds, edge_table,
                                 tree_paths, serialise_paths, cut_lines)
@@ -170,7 +171,7 @@ PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0, off_chain=1
 
 def target_types(query: str, seed_types=frozenset()) -> tuple[str, ...]:
     "The entity types the query asks for (`epigraph.question.question_target`); () when it asks for none."
-    from epigraph.question import question_target, TARGETS     # question builds on this module: imported when used
+    from epigraph.question import question_target     # question builds on this module: imported when used
     t = question_target(query or "", frozenset(seed_types))
     return TARGETS[t].types if t else ()
 
@@ -242,8 +243,7 @@ def hops_from(A: sp.csr_matrix, start, depth: int) -> np.ndarray:
     return dist
 
 def answer_nodes(gi: GraphIndex, target: str) -> frozenset[int]:
-    "Every node that could answer a question asking for `target` (a `question.TARGETS` name); kept on the index."
-    from epigraph.question import TARGETS
+    "Every node that could answer a question asking for `target` (a `targets.TARGETS` name); kept on the index."
     cache = gi.__dict__.setdefault("_answer_nodes", {})
     if target not in cache:
         t = TARGETS[target]
@@ -257,7 +257,7 @@ def answer_nodes(gi: GraphIndex, target: str) -> frozenset[int]:
 # %% ../nbs/11f_ppr_pcst.ipynb #33eaac2c
 def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth, path=None) -> np.ndarray|None:
     "Which nodes lie on a path of at most `depth` hops, along the query's relations, from a seed to a possible answer."
-    from epigraph.question import question_target, TARGETS
+    from epigraph.question import question_target
     s = sorted(int(i) for i in seeds)
     target = question_target(query or "", frozenset(_entity_types(gi)[s])) if s else None
     if target is None: return None

@@ -11,6 +11,9 @@ from .guidance import without_population, stated_population
 from .patient import (patient_seeds, guidance_population, population_entities, narrower_entities,
                               broader_entities, SEIZURE)
 from .history import history_source, SOURCE_NAMES
+from .targets import (TREATMENT, CAUTION_PREDICATES, Target, TARGETS, FEATURE_BRANCH, hpo_branch,
+                              entity_types, fits_target)
+from .subjects import choose_subjects, _candidate, DISEASE_SUBJECT
 from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
 from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
                                      prefix_entities,
@@ -18,43 +21,10 @@ from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expa
                                      head_word, last_clause, polarity)
 
 # %% auto #0
-__all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO',
-           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'FEATURE_BRANCH', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE',
-           'NAMED_TARGET', 'TIER_WORDS', 'DISEASE_SUBJECT', 'MOST_SUBJECTS', 'FOCUS_ROWS', 'Target', 'asked_noun',
-           'question_target', 'parse_as_of', 'hpo_branch', 'entity_types', 'fits_target', 'Question', 'link_question',
-           'disease_words', 'holding_all', 'diseases_for', 'unlinked_diseases', 'answers_target', 'family_members',
-           'choose_subjects', 'about_patient', 'parse_question', 'focus_rows']
-
-# %% ../nbs/11c_question.ipynb #6c17c62c
-TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
-CAUTION_PREDICATES = ("contraindicated_with", "aggravates", "gene_drug_interaction", "induces")
-
-@dataclass(frozen=True)
-class Target:
-    "What a question asks for: the predicates that answer it and the entity types (or HPO branch) at the far end."
-    name: str
-    predicates: tuple
-    types: tuple = ()
-    branch: str|None = None       # an HPO term whose descendants are the answers (onset, inheritance, seizures)
-    noun: str = ""
-    answer_end: str = "either"    # "tail": only the tail of a triplet answers (what a drug induces)
-
-TARGETS = {t.name: t for t in [
-    Target("safety", CAUTION_PREDICATES, ("chemical", "drug"), None, "caution"),
-    Target("guideline", ("gene_drug_interaction", "contraindicated_with"), (), None, "guideline"),
-    Target("dose", ("gene_drug_interaction", "contraindicated_with", "pharmacogenomic_recommendation"),
-           ("chemical", "drug"), None, "pharmacogenomic guidance"),
-    Target("onset", ("characterized_by",), ("phenotype",), "HP:0003674", "onset"),
-    Target("inheritance", ("characterized_by",), ("phenotype",), "HP:0000005", "mode of inheritance"),
-    Target("seizure_type", ("characterized_by",), ("phenotype", "seizure_type"), "HP:0001250", "seizure type"),
-    Target("adverse_event", ("induces",), ("disease", "adverse_effect", "phenotype", "chemical", "drug"), None,
-           "adverse event",
-           "tail"),
-    Target("gene", ("caused_by_gene", "gene_drug_interaction"), ("gene", "variant"), None, "gene"),
-    Target("disease", ("caused_by_gene", "characterized_by", "induces"), ("disease", "syndrome"), None, "disease"),
-    Target("feature", ("characterized_by",), ("phenotype",), None, "feature"),
-    Target("drug", TREATMENT, ("chemical", "drug"), None, "drug"),
-    Target("history", ("caused_by_gene",), (), None, "Genes4Epilepsy listing")]}   # a source's releases (11k_history)
+__all__ = ['CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO', 'DATE', 'GENOTYPE', 'POPULATIONS',
+           'NEGATION', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'TIER_WORDS', 'FOCUS_ROWS',
+           'asked_noun', 'question_target', 'parse_as_of', 'Question', 'link_question', 'about_patient',
+           'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #1d2884b6
 CUES = [   # (target, pattern) in order of precedence; a question takes the first that matches
@@ -72,7 +42,7 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
               r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
     ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpassed (?:on|down)\b|\bruns? in (?:the "
-                    r")?famil\w*|\bautosomal\b|\bx-linked\b|\b(?:dominant|recessive)(?:ly)?\b"),
+                    r")?famil\w*|\bautosomal\b|\bx[- ]?linked\b|\b(?:dominant|recessive)(?:ly)?\b"),
     ("seizure_type", r"\bseizure types?\b|\bkinds? of seizures?\b|\btypes? of seizures?\b|\bwhat seizures\b"),
     ("adverse_event",
      r"\bside[- ]?effects?\b|\badverse\b|\binduc\w*|\bprovok\w*|\btrigger\w*|\btoxicit\w*|\breactions?\b|"
@@ -185,37 +155,6 @@ POPULATIONS = {
 NEGATION = re.compile(r"\b(?:not|no|never|none|without|wrong|false|incorrect|untrue|n't|cannot|lack(?:s|ing|ed)?|"
                       r"absent|free of)\b|n't\b", re.I)
 
-# %% ../nbs/11c_question.ipynb #f7411849
-FEATURE_BRANCH = "HP:0000118"
-
-def hpo_branch(gi: GraphIndex, root: str) -> frozenset:
-    "The HPO terms at or below `root` in the graph's entity table (cached on the index)."
-    cache = gi.__dict__.setdefault("_branches", {})
-    if root not in cache:
-        e = gi.kg.entities
-        kids: dict[str, list] = {}
-        for i, ps in zip(e.entity_id, e.get("parents", pd.Series([None] * len(e)))):
-            for p in (ps if isinstance(ps, (list, tuple, np.ndarray)) else []): kids.setdefault(str(p), []).append(i)
-        seen, todo = {root}, [root]
-        while todo:
-            for c in kids.get(todo.pop(), []):
-                if c not in seen: seen.add(c); todo.append(c)
-        cache[root] = frozenset(seen)
-    return cache[root]
-
-def entity_types(gi: GraphIndex) -> tuple[dict, dict]:
-    "Entity id -> layer and entity id -> type, built once per index."
-    if getattr(gi, "_etypes", None) is None:
-        e = gi.kg.entities; gi._etypes = (dict(zip(e.entity_id, e.layer)), dict(zip(e.entity_id, e["type"])))
-    return gi._etypes
-
-def fits_target(gi: GraphIndex, target: str, entity_id: str) -> bool:
-    "Is the entity of the kind a question with this target asks for?"
-    t, typ = TARGETS[target], entity_types(gi)[1].get(entity_id)
-    if t.branch: return entity_id in hpo_branch(gi, t.branch) or (target == "seizure_type" and typ == "seizure_type")
-    if target == "feature": return entity_id in hpo_branch(gi, FEATURE_BRANCH)
-    return not t.types or typ in t.types
-
 # %% ../nbs/11c_question.ipynb #c009c41d
 @dataclass
 class Question:
@@ -327,8 +266,10 @@ TIER_WORDS = re.compile(r"(?:gold|silver|bronze)\s+"
                         r"(?:evidence|tiers?|standards?|levels?|citations?|sources?|rows?)\b", re.I)
 
 def _in_compound(text: str, a: int, b: int) -> bool:
-    "Does the span name nothing: part of a hyphenated word ('gold-standard'), or an evidence tier ('GOLD evidence')?"
-    return bool(re.match(r"-[A-Za-z]", text[b:b + 2]) or (a >= 2 and re.match(r"[A-Za-z]-", text[a - 2:a]))
+    ("Does the span name nothing: part of a hyphenated word ('gold-standard'; not 'PCDH19-related'), or an evidence "
+     "tier ('GOLD evidence')?")
+    suffix = re.match(r"-(?!(?:related|associated|linked|mutated|positive)\b)[A-Za-z]", text[b:])
+    return bool(suffix or (a >= 2 and re.match(r"[A-Za-z]-", text[a - 2:a]))
                 or TIER_WORDS.match(text, a))
 
 def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataFrame:
@@ -340,132 +281,6 @@ def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataF
     spans, ids = set(zip(seeds.start, seeds.end)), set(seeds.entity_id)
     same = [(a, b) in spans and i not in ids for a, b, i in zip(names.start, names.end, names.entity_id)]
     return names.loc[np.array(same, dtype=bool)]
-
-# %% ../nbs/11c_question.ipynb #467e16e1
-DISEASE_SUBJECT = ("gene", "inheritance", "onset", "feature", "seizure_type")   # targets asked of a disease X
-MOST_SUBJECTS = 8    # a phrase that several diseases' names hold links them all up to this many; past it, none
-
-def _layer_rows(gi: GraphIndex) -> np.ndarray:
-    "The layer of each entity row of the index."
-    layer = entity_types(gi)[0]
-    return np.array([layer.get(i, "") for i in gi.ids], dtype=object)
-
-def disease_words(gi: GraphIndex) -> dict[str, frozenset]:
-    "word → the L1 entity rows whose name or a synonym has that word (built once per index)."
-    if getattr(gi, "_disease_words", None) is None:
-        layers, words = _layer_rows(gi), {}
-        for i in np.flatnonzero(layers == "L1"):
-            for w in {w for n in [gi.names[i], *gi.synonyms[i]] for w in word_key(str(n)).split()}:
-                words.setdefault(w, set()).add(int(i))
-        gi._disease_words = {w: frozenset(v) for w, v in words.items()}
-    return gi._disease_words
-
-def holding_all(gi: GraphIndex, words: list[str]) -> list[int]:
-    "The L1 entity rows whose names hold every one of `words`, if there are at most `MOST_SUBJECTS`; else none."
-    sets = [disease_words(gi).get(w, frozenset()) for w in words]
-    hold = frozenset.intersection(*sets) if sets else frozenset()
-    return sorted(hold) if 0 < len(hold) <= MOST_SUBJECTS else []
-
-
-# %% ../nbs/11c_question.ipynb #da6f87dd
-def _phrase_words(text: str, a: int, b: int) -> list[str]:
-    "The words of the span `a:b` with the content words right before and after it (not question or class words)."
-    words = [(m.start(), m.end(), m.group().lower()) for m in re.finditer(r"[A-Za-z0-9]+", fold_accents(text))]
-    inside = [k for k, (s, e, _) in enumerate(words) if s >= a and e <= b]
-    if not inside: return []
-    lo, hi = inside[0], inside[-1]
-    content = lambda k: words[k][2] not in QUESTION_WORDS and words[k][2] not in GENERIC_NAMES and len(words[k][2]) > 2
-    while lo > 0 and content(lo - 1): lo -= 1
-    while hi + 1 < len(words) and content(hi + 1): hi += 1
-    return [w for _, _, w in words[lo:hi + 1]]
-
-def diseases_for(gi: GraphIndex, text: str, a: int, b: int) -> list[int]:
-    "L1 entity rows for the phrase at `a:b`: those named so exactly, else those whose names hold all its words."
-    layers = _layer_rows(gi)
-    exact = [v for v in _name_table(gi).get(word_key(text[a:b]), {}) if layers[v] == "L1"]
-    exact += [v for v in families(gi).get(word_key(text[a:b]), []) if v not in exact]
-    words = _phrase_words(text, a, b)
-    if exact and len(words) <= len(word_key(text[a:b]).split()): return exact[:MOST_SUBJECTS]
-    return holding_all(gi, words) or exact[:MOST_SUBJECTS]
-
-# %% ../nbs/11c_question.ipynb #a0aa2ce3
-def unlinked_diseases(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> list[int]:
-    ("L1 entity rows whose names hold every name-like word no seed covers (not an English word, a question word or a "
-     "class word: 'Kufs' in 'What gene causes Kufs disease?'), if there are a few.")
-    covered = list(zip(seeds.start, seeds.end))
-    words = [m.group().lower() for m in re.finditer(r"[A-Za-z0-9]+", fold_accents(text))
-             if not any(a <= m.start() < b for a, b in covered)]
-    words = [w for w in words if w not in QUESTION_WORDS and w not in GENERIC_NAMES and len(w) > 2
-             and not (w.isalpha() and _is_english(w))]
-    return holding_all(gi, words)
-
-# %% ../nbs/11c_question.ipynb #75d3eeb1
-def answers_target(gi: GraphIndex, u: int, target: str) -> bool:
-    "Does entity row `u` have a triplet answering `target` (a gene, a mode of inheritance…)?"
-    preds = set(TARGETS[target].predicates)
-    other = lambda x: int(gi.tail[x]) if gi.head[x] == u else int(gi.head[x])
-    return any(gi.predicate[x] in preds and fits_target(gi, target, gi.ids[other(x)]) for x in gi.incident(u))
-
-def family_members(gi: GraphIndex, seeds: list[dict], target: str) -> list[dict]:
-    ("Seed records for the numbered members of an L1 seed that holds no answer itself, found by its name, the words "
-     "that linked it and its synonyms (Mondo's label of an OMIM phenotypic series): Griscelli syndrome → types 1-3.")
-    layers, out = _layer_rows(gi), []
-    _name_table(gi)
-    for r in seeds:
-        u = gi.index.get(r["entity_id"])
-        if u is None or layers[u] != "L1" or answers_target(gi, u, target): continue
-        keys = {k for n in [r["text"], gi.names[u], *gi.synonyms[u]] for k in name_keys(str(n))}
-        rows = sorted({v for k in keys for v in families(gi).get(k, ()) if v != u})[:MOST_SUBJECTS]
-        out += [dict(r, entity_id=gi.ids[v], name=gi.names[v], method="family member",
-                     confidence=round(float(r["confidence"]) / max(len(rows), 1), 3)) for v in rows]
-    return out
-
-
-# %% ../nbs/11c_question.ipynb #2f867f5c
-def _by_head_word(gi: GraphIndex, keep: list[dict], layers: dict, out: list) -> tuple[list, list]:
-    ("Where a phrase of two or more words links entities of two layers, the layer its head word names: '… "
-     "seizures' a phenotype, '… epilepsy' a disease (HEAD_LAYER).")
-    spans: dict = {}
-    for r in keep: spans.setdefault((r["start"], r["end"]), []).append(r)
-    for group in spans.values():
-        words = group[0]["text"].split()                # a bare "seizures" is the general term, either way
-        want = HEAD_LAYER.get(head_word(group[0]["text"])) if len(words) > 1 else None
-        if not any(layers.get(r["entity_id"]) == want for r in group): continue
-        for r in [r for r in group if layers.get(r["entity_id"]) != want]:
-            keep.remove(r); out.append(_candidate(r, False, f"the phrase's head word names a {want} entity"))
-    return keep, out
-
-
-# %% ../nbs/11c_question.ipynb #92687bf5
-def _candidate(r, chosen: bool, why: str = "") -> dict:
-    return dict(entity_id=r["entity_id"], name=r["name"], text=r["text"], method=r["method"],
-                confidence=round(float(r["confidence"]), 3), chosen=chosen, why=why)
-
-def choose_subjects(gi: GraphIndex, text: str, seeds: pd.DataFrame, target: str|None) -> tuple:
-    "The seeds the question is about, every candidate with its fate (`Question.considered`), and notes."
-    layers, root = entity_types(gi)[0], TARGETS[target].branch if target else None
-    keep, out, notes = [], [], []
-    for r in seeds.to_dict("records"):
-        if word_key(r["text"]) in GENERIC_NAMES: out.append(_candidate(r, False, "a class word, not a name"))
-        elif root and r["entity_id"] == root: out.append(_candidate(r, False, "the kind of answer asked for"))
-        else: keep.append(r)
-    keep, out = _by_head_word(gi, keep, layers, out)
-    if target in DISEASE_SUBJECT and not keep and (rows := unlinked_diseases(gi, text, seeds)):
-        keep = [dict(entity_id=gi.ids[v], name=gi.names[v], text=gi.names[v], start=-1, end=-1,
-                     confidence=round(0.5 / len(rows), 3), method="disease for the unlinked words") for v in rows]
-        notes.append(f"read the question's unlinked words as {'; '.join(gi.names[v] for v in rows)}")
-    if target in DISEASE_SUBJECT and not any(layers.get(r["entity_id"]) == "L1" for r in keep):
-        for r in [r for r in keep if layers.get(r["entity_id"]) == "L2"]:
-            rows = diseases_for(gi, text, int(r["start"]), int(r["end"]))
-            if not rows: continue
-            keep.remove(r); out.append(_candidate(r, False, "a phenotype; the question asks about a disease"))
-            keep += [dict(r, entity_id=gi.ids[v], name=gi.names[v], method="disease for the phrase",
-                          confidence=round(float(r["confidence"]) / len(rows), 3)) for v in rows]
-            notes.append(f"read '{r['text']}' as the disease{'s' if len(rows) > 1 else ''} "
-                         f"{'; '.join(gi.names[v] for v in rows)}, not the HPO phenotype {r['name']}")
-    if target in DISEASE_SUBJECT: keep = keep + family_members(gi, keep, target)
-    chosen = pd.DataFrame(keep, columns=seeds.columns).drop_duplicates("entity_id")
-    return chosen.reset_index(drop=True), [_candidate(r, True) for r in chosen.to_dict("records")] + out, notes
 
 # %% ../nbs/11c_question.ipynb #768bd558
 def about_patient(gi: GraphIndex, q: Question, text: str) -> Question:

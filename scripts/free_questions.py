@@ -3,7 +3,7 @@
 asked of the system and scored against their structured golds. Issue 47's bar: ≥ 0.85 correct with citations,
 and ≥ 0.8 on the dates-and-versions family.
 
-    python scripts/free_questions.py [--arms ppr_pcst hybrid ...] [--out results.csv]
+    python scripts/free_questions.py [--arms ppr_pcst hybrid ...] [--out results.csv] [--questions PATH]
 
 The scoring rule was written from the gold's fields, before any answer was read, and is the same for every arm:
 
@@ -64,9 +64,10 @@ def correct(item: dict, text: str, cited: set[str], names: dict) -> bool:
     "The rule of the module docstring: one gold, one answer's text and cited keys."
     g, text = item["gold"], text.strip()
     if g.get("abstain"): return not cited
-    if g.get("yes_no") in ("yes", "no"):
+    yes_no = str(g.get("yes_no") or "").lower()        # a set may write "Yes" or "yes"
+    if yes_no in ("yes", "no"):
         m = FIRST.match(text)
-        return bool(m) and m.group(1).lower() == g["yes_no"] and (g["yes_no"] == "no" or bool(cited))
+        return bool(m) and m.group(1).lower() == yes_no and (yes_no == "no" or bool(cited))
     if not g.get("answers"): return not cited or bool(NONE.search(text))
     return bool(cited) and all(stated(a, text, cited, names) for a in g["answers"])
 
@@ -129,6 +130,8 @@ def main(argv=None) -> pd.DataFrame:
     ap.add_argument("--arms", nargs="+", default=["ppr_pcst", "hybrid", "hypergraph", "bm25"])
     ap.add_argument("--out", type=Path, help="write one row per (question, arm) as CSV")
     ap.add_argument("--history", action="store_true", help="score the release-history sets instead")
+    ap.add_argument("--questions", type=Path, default=SEALED,
+                    help="another set in the same schema (e.g. data/questions/sealed/gene_named.jsonl)")
     args = ap.parse_args(argv)
     if args.history:
         res = run_history(args.arms)
@@ -136,9 +139,10 @@ def main(argv=None) -> pd.DataFrame:
         print(res.pivot_table(index=["set", "kind"], columns="arm", values="correct", aggfunc="mean").round(3)
               .to_string())
         return res
-    res = run_free(read_items(), args.arms)
+    res = run_free(read_items(args.questions), args.arms)
     if args.out: res.to_csv(args.out, index=False)
-    print(f"sealed free questions ({SEALED.relative_to(ROOT)}; never tuned on), share correct with citations:")
+    print(f"sealed questions ({args.questions.resolve().relative_to(ROOT)}; never tuned on), share correct with "
+          "citations:")
     print(family_table(res).round(3).to_string())
     return res
 

@@ -28,6 +28,14 @@ def test_yes_no_reads_the_first_word_and_a_yes_needs_a_citation():
     assert not fq.correct(item(yes_no="yes"), "No. X does not induce Y [PMID:900000001, GOLD].", {"PMID:900000001"}, {})
 
 
+def test_a_capitalised_gold_reads_as_the_same_yes_or_no():
+    # the gene-named sealed set writes its golds "Yes"/"No": they must not fall through to the no-answer rule
+    assert fq.correct(item(yes_no="Yes"), "Yes. X is inherited as autosomal dominant [PMID:900000001].",
+                      {"PMID:900000001"}, {})
+    assert not fq.correct(item(yes_no="Yes"), "The evidence graph does not say: nothing links X.", set(), {})
+    assert not fq.correct(item(yes_no="No"), "The evidence graph does not say: nothing links X.", set(), {})
+
+
 def test_every_answer_must_be_stated_by_name_id_or_release():
     two = item([dict(id="X:1", name="alpha"), dict(name="beta")])
     cited = {"PMID:900000001"}
