@@ -41,8 +41,12 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
               r"\bbegin\w*(?! with)|(?<!be )\bstart\w* "
               r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
-    ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpassed (?:on|down)\b|\bruns? in (?:the "
-                    r")?famil\w*|\bautosomal\b|\bx[- ]?linked\b|\b(?:dominant|recessive)(?:ly)?\b"),
+    ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpass(?:es|ed|ing)? (?:it )?(?:on|down|from|to)\b|"
+                    r"\bruns? in (?:the )?famil\w*|\bautosomal\b|\bx[- ]?linked\b|\b(?:dominant|recessive)(?:ly)?\b|"
+                    # recurrence in a family: "could my other children get X?", "from parent to child"
+                    r"\b(?:could|can|will|might|would) (?:my|our|her|his|their|the) (?:other |next |future )?(?:child|"
+                    r"children|kids?|sons?|daughters?|bab(?:y|ies)|siblings?|brothers?|sisters?) (?:also )?(?:get|have|"
+                    r"develop|be affected)|\brecurrence risk\b|\bparents? to (?:a )?(?:child|children|offspring)\b"),
     ("seizure_type", r"\bseizure types?\b|\bkinds? of seizures?\b|\btypes? of seizures?\b|\bwhat seizures\b"),
     ("adverse_event",
      r"\bside[- ]?effects?\b|\badverse\b|\binduc\w*|\bprovok\w*|\btrigger\w*|\btoxicit\w*|\breactions?\b|"
