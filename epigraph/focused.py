@@ -10,7 +10,7 @@ import numpy as np, pandas as pd
 from .schema import CITATION
 from .history import history_text
 from .retrieval import GraphIndex, word_key
-from .targets import TARGETS, fits_target, hpo_branch
+from .targets import TARGETS, ONE_VALUED, fits_target, hpo_branch, entity_types
 from .question import Question, parse_question
 from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
@@ -21,10 +21,10 @@ from .guidance import HARD_QUALIFIERS, qualifier_phrase, row_fits
 
 # %% auto #0
 __all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'VALUE_WORDS',
-           'CAUTION_SAID', 'ONE_VALUED', 'FIRST_LINE', 'RELATION_RANK', 'QUALIFIERS', 'answer_rows', 'ranked',
+           'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK', 'SHARED', 'QUALIFIERS', 'answer_rows', 'ranked',
            'onset_sentence', 'fact_line', 'for_population', 'treatment_groups', 'grouped_text', 'abstain',
-           'value_verdict', 'yes_no_text', 'qualified', 'grouped', 'list_text', 'only', 'dated_text', 'answer_groups',
-           'read_free', 'free_reader']
+           'value_verdict', 'yes_no_text', 'shared_text', 'qualified', 'grouped', 'list_text', 'only', 'dated_text',
+           'answer_groups', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -273,7 +273,6 @@ def value_verdict(gi: GraphIndex, q: Question, ents: list, found: pd.DataFrame) 
 
 # %% ../nbs/12b_focused.ipynb #7100df66
 CAUTION_SAID = ("contraindicated_with", "aggravates", "induces", "gene_drug_interaction")
-ONE_VALUED = ("onset", "inheritance")    # HPO records the onset or the mode: another value asked is a "no"
 
 FIRST_LINE = re.compile(r"\bfirst[- ]line\b|\bfirst[- ]choice\b|\bdrug of (?:first )?choice\b", re.I)
 
@@ -309,6 +308,42 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
         return "Yes. " + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())
     noun = "" if len(ents) > 1 else " to a " + (TARGETS[q.target].noun if q.target else "fact")
     return f"The evidence graph does not say: nothing in it links {_names(ents)}{noun}."
+
+# %% ../nbs/12b_focused.ipynb #511642df
+SHARED = re.compile(r"\bshare[sd]?\b|\bsharing\b|\bin common\b|\bcommon to\b|\bboth\b", re.I)
+
+def _subjects(gi, q: Question, ents) -> list[int]:
+    "The question entities an answer is asked of: the drugs for what a drug induces, else those not of its kind."
+    if TARGETS[q.target].answer_end == "tail":
+        kind = entity_types(gi)[1]
+        return [k for k, e in enumerate(ents) if kind.get(e.entity_id) in ("chemical", "drug")]
+    return [k for k, e in enumerate(ents) if not fits_target(gi, q.target, e.entity_id)]
+
+def shared_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None:
+    "The answers linked to every subject of a 'do A and B share a gene?' question; None for other questions."
+    if not (q.target and SHARED.search(q.text) and len(found)): return None
+    span = {e["entity_id"]: (e["start"], e["end"]) for e in q.entities}
+    subject = _subjects(gi, q, ents)
+    group = lambda k: span.get(ents[k].entity_id, k)             # a family's members: one subject
+    if len({group(k) for k in subject}) < 2: return None
+    owner = {i: k for k in subject for i in ents[k].ids}     # a row from a named answer to a subject counts
+    pairs = list(zip(found.subject, found.answer))
+    f = found.assign(answer=[a if k in subject or a not in owner else ents[k].entity_id for k, a in pairs],
+                     subject=[k if k in subject else owner.get(a, k) for k, a in pairs])
+    f = f[f.subject.isin(subject)]
+    reach = f.groupby("answer").subject.agg(lambda s: {group(k) for k in s})
+    common = [a for a, g in reach.items() if g == {group(k) for k in subject}]
+    named = {e.entity_id for e in ents} - {ents[k].entity_id for k in subject}   # "… both cause seizures?"
+    common = [a for a in common if a in named] if named else common
+    names = " and ".join(dict.fromkeys(ents[k].name for k in subject))
+    if not common:
+        what = " and ".join(e.name for e in ents if e.entity_id in named) or f"one {TARGETS[q.target].noun}"
+        lead = "No: nothing" if q.form == "yes_no" else "Nothing"
+        return f"{lead} in the evidence graph links {what} to both {names}."
+    top = ranked(f[f.answer.isin(common)], q.target).head(2 * MOST_CLAIMS)
+    lines = [fact_line(manifest, gi, q, ents[int(g.subject)].name, g) for g in top.itertuples()]
+    return ("Yes. " if q.form == "yes_no" else "") + " ".join(lines)
+
 
 # %% ../nbs/12b_focused.ipynb #51d9cbe6
 QUALIFIERS = {   # a word of the question -> words of answer names it asks for ("what CSF finding…")
@@ -423,6 +458,7 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
         found = for_population(manifest, found, q)[list(found.columns)]
     text = (history_text(manifest, [(e.entity_id, e.name) for e in ents], q.text, q.form == "yes_no", q.as_of,
                          q.negated) if q.target == "history" else dated_text(manifest, gi, q, ents, found))
+    if text is None: text = shared_text(manifest, gi, q, ents, found)
     if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)
     if q.read_as and CITATION.search(text): text += f" ({_cap('; '.join(q.read_as))}.)"   # which disease was asked

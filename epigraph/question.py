@@ -12,7 +12,7 @@ from .patient import (patient_seeds, guidance_population, population_entities, n
                               broader_entities, SEIZURE)
 from .history import history_source, SOURCE_NAMES
 from .targets import (TREATMENT, CAUTION_PREDICATES, Target, TARGETS, FEATURE_BRANCH, hpo_branch,
-                              entity_types, fits_target)
+                              entity_types, fits_target, value_target)
 from .subjects import choose_subjects, _candidate, DISEASE_SUBJECT
 from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
 from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
@@ -38,7 +38,8 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
     ("onset",
      r"\bwhen (?:does|do|did|will|would|is|are|might)\b[^?]*\b(?:start|begin|appear|present|develop|manifest)\w*|"
               r"\bat what age\b|\bwhat age\b|\bhow old\b|(?<!focal )(?<!focal-)(?<!generali[sz]ed )\bonset\b|"
-              r"\bbegin\w*(?! with)|(?<!be )\bstart\w* "
+              r"\bbegin\w*(?! with)|\bstarts (?:earlier|later|sooner|first)\b|\bstart (?:earlier|later|sooner)\b|"
+              r"(?<!be )\bstart\w* "
               r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
     ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpass(?:es|ed|ing)? (?:it )?(?:on|down|from|to)\b|"
@@ -312,6 +313,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     seeds, considered, chosen_notes = choose_subjects(gi, fixed, seeds, target)
     considered += about
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
+    target = target or value_target(gi, ents)             # "present from birth?" names an onset: asks for the onset
     failed = "after-first-line" in stated_population(fixed)[0]     # a drug named as the one that failed
     form = _form(masked, target, not failed and any(e["type"] in ("drug", "chemical") for e in ents), len(ents))
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets

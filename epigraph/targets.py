@@ -10,7 +10,8 @@ from .retrieval import GraphIndex
 
 
 # %% auto #0
-__all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'FEATURE_BRANCH', 'Target', 'hpo_branch', 'entity_types', 'fits_target']
+__all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'FEATURE_BRANCH', 'ONE_VALUED', 'Target', 'hpo_branch', 'entity_types',
+           'fits_target', 'value_target']
 
 # %% ../nbs/11l_targets.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -73,3 +74,13 @@ def fits_target(gi: GraphIndex, target: str, entity_id: str) -> bool:
     if t.branch: return entity_id in hpo_branch(gi, t.branch) or (target == "seizure_type" and typ == "seizure_type")
     if target == "feature": return entity_id in hpo_branch(gi, FEATURE_BRANCH)
     return not t.types or typ in t.types
+
+# %% ../nbs/11l_targets.ipynb #719dd867
+ONE_VALUED = ("onset", "inheritance")    # HPO records one onset or one mode per disease: a value named asks about it
+
+def value_target(gi: GraphIndex, ents: list[dict]) -> str|None:
+    "The one-valued target of a value the question names beside a disease, or None."
+    for t in ONE_VALUED:
+        if any(fits_target(gi, t, e["entity_id"]) for e in ents) and any(e.get("layer") == "L1" for e in ents): return t
+    return None
+
