@@ -122,11 +122,20 @@ def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
      "row's fact.")
     if q.target == "onset": return onset_sentence(manifest, gi, subject, grp)
     r = manifest.iloc[grp.rows[0]]
-    if q.target == "inheritance" and (fits_target(gi, q.target, r["tail"]) or fits_target(gi, q.target, r["head"])):
-        mode_tail = fits_target(gi, q.target, r["tail"])      # the row's disease is named, whichever end was asked
-        term = re.sub(r"\s+inheritance$", "", r.tail_name if mode_tail else r.head_name)
-        return _sentence(f"{_cap(r.head_name if mode_tail else r.tail_name)} is inherited as {_low(term)} (HPO mode "
-                         "of inheritance)", cites(manifest, grp.rows[:1]))
+    is_mode = lambda e: q.target == "inheritance" and fits_target(gi, q.target, e)
+    if is_mode(r["tail"]) or is_mode(r["head"]):
+        # the row's own disease is named, whichever end the question asked about
+        who, term = (r.head_name, r.tail_name) if is_mode(r["tail"]) else (r.tail_name, r.head_name)
+        term = re.sub(r"\s+inheritance$", "", term)
+        return _sentence(f"{_cap(who)} is inherited as {_low(term)} (HPO mode of inheritance)",
+                         cites(manifest, grp.rows[:1]))
+    ends = {r["head"]: r.head_name, r["tail"]: r.tail_name}
+    people = [e for e in ends if e in POPULATION_IDS]
+    if row_relation(r) == "avoid" and len(ends) == 2 and len(people) == 1:
+        # a group of people, not a disease the drug may worsen
+        drug = next(str(n) for e, n in ends.items() if e not in POPULATION_IDS)
+        return _sentence(f"{_cap(drug)} should be avoided in {ends[people[0]]}",
+                         cites(manifest, grp.rows[:1]))
     return _sentence(fact_sentence(r), cites(manifest, grp.rows[:1]))   # `cites` adds the rows stating the same
 
 # %% ../nbs/12b_focused.ipynb #7e08b25f
@@ -157,7 +166,9 @@ def for_population(manifest, found: pd.DataFrame, q: Question) -> pd.DataFrame:
         has = hit.groupby([f.subject, f.group.fillna("")]).transform("any").astype(bool)
         f = f[hit | ~has]
     if "after-first-line" in q.qualifiers and (f.group != "first_line").any(): f = f[f.group != "first_line"]
-    return f
+    harm = f.group.isin(("avoid", "contraindicated")) & f["pop"].map(lambda p: bool(set(p) & stated))
+    # a drug to avoid for the people named is not offered to them either
+    return f[~(f.group.isin(GIVE) & f.answer.isin(set(f.answer[harm])))]
 
 # %% ../nbs/12b_focused.ipynb #bbaec2b4
 def _groups(manifest, found: pd.DataFrame) -> dict[tuple, dict[str, list[int]]]:
@@ -255,7 +266,8 @@ def abstain(q: Question, ents: list[Entity], why: str = "") -> str:
 
 
 # %% ../nbs/12b_focused.ipynb #31c1ca0f
-VALUE_WORDS = {   # words a person uses for a mode of inheritance without naming an HPO term ("is it recessive?")
+# words a person uses for a mode of inheritance without naming an HPO term ("is it recessive?")
+VALUE_WORDS = {
     "inheritance": ("dominant", "recessive", "x-linked", "y-linked", "mitochondrial", "autosomal", "sporadic",
                     "digenic", "polygenic", "multifactorial")}
 
@@ -301,7 +313,8 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
         return (f"{_opener(q, pairs, manifest)}. "
                 + " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples()))
     if q.target in ONE_VALUED and len(found) and not all(fits_target(gi, q.target, e.entity_id) for e in ents):
-        yes = value_verdict(gi, q, ents, found) is not False        # nothing asked: "is it inherited?" is a yes
+        # nothing asked ("is it inherited?") is a yes
+        yes = value_verdict(gi, q, ents, found) is not False
         return (f"{('No' if yes else 'Yes') if q.negated else ('Yes' if yes else 'No')}. "
                 + " ".join(line(g) for g in ranked(found, q.target).head(MOST_CLAIMS).itertuples()))
     if len(ents) == 1 and len(found):
@@ -326,14 +339,16 @@ def shared_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|Non
     subject = _subjects(gi, q, ents)
     group = lambda k: span.get(ents[k].entity_id, k)             # a family's members: one subject
     if len({group(k) for k in subject}) < 2: return None
-    owner = {i: k for k in subject for i in ents[k].ids}     # a row from a named answer to a subject counts
+    # a row from a named answer to a subject counts for that subject
+    owner = {i: k for k in subject for i in ents[k].ids}
     pairs = list(zip(found.subject, found.answer))
     f = found.assign(answer=[a if k in subject or a not in owner else ents[k].entity_id for k, a in pairs],
                      subject=[k if k in subject else owner.get(a, k) for k, a in pairs])
     f = f[f.subject.isin(subject)]
     reach = f.groupby("answer").subject.agg(lambda s: {group(k) for k in s})
     common = [a for a, g in reach.items() if g == {group(k) for k in subject}]
-    named = {e.entity_id for e in ents} - {ents[k].entity_id for k in subject}   # "… both cause seizures?"
+    # "… both cause seizures?" names the answer it asks about
+    named = {e.entity_id for e in ents} - {ents[k].entity_id for k in subject}
     common = [a for a in common if a in named] if named else common
     names = " and ".join(dict.fromkeys(ents[k].name for k in subject))
     if not common:

@@ -100,6 +100,9 @@ def question_target(text: str, types: set|frozenset = frozenset(), masked: str|N
     if history_source(low): return "history"     # a source named, and a time or a change asked
     cue = next((t for t, p in CUES if re.search(p, low)), None)
     noun = asked_noun(text)
+    if cue == "safety" and re.search(r"\bfirst[- ]line\b|\bwhat (?:to|should (?:i|we)) (?:give|use|start)\b", low):
+        # "what is first line, and what should be avoided?": a treatment answer says both
+        return "drug"
     if noun == "drug" and cue in ("safety", "dose"): return cue
     if noun == "drug" and PHARMACOGENOMIC.search(low): return "dose"     # a drug asked for by its gene-drug guidance
     if noun == "drug" and (cue == "adverse_event" or re.search(r"\bcaus(?:e|es|ing)\b", low)): return "adverse_event"
@@ -199,7 +202,8 @@ class Question:
 WH_WORDS = re.compile(r"\b(?:which|what|when|how|who|whom|where|why|list|name|give me|tell me)\b", re.I)
 
 EXISTENTIAL = re.compile(r"^\W*(?:are|is) there\b", re.I)    # "are there drugs…?" asks for the drugs
-ALTERNATIVE = re.compile(r"\bor\b(?!\s+not\b)", re.I)        # "dominant or recessive?" asks which, not whether
+# "dominant or recessive?" asks which, not whether
+ALTERNATIVE = re.compile(r"\bor\b(?!\s+not\b)", re.I)
 # "LGS: initial drug of choice?" names what it asks for; one that also names a drug asks about that drug (yes or no)
 NAMED_TARGET = r"\b(?:%s)\b" % "|".join(p for _, p in WH_NOUNS)
 
@@ -216,7 +220,9 @@ def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> st
     if EXISTENTIAL.search(last) and named >= 2 and not re.search(NAMED_TARGET, last, re.I): return "yes_no"
     if target in ("inheritance", "onset") and YES_NO.search(last) and ALTERNATIVE.search(last): return "list"
     if EXISTENTIAL.search(last) or (last.endswith("?") and not YES_NO.search(last) and not WH_WORDS.search(last)
-                                    and re.search(NAMED_TARGET, last, re.I) and not drug): return "list"
+                                    and (re.search(NAMED_TARGET, last, re.I) or target == "drug") and not drug):
+        # "GTC seizures in a man: first-line?" names no drug: it asks for the drugs
+        return "list"
     if YES_NO.search(last) or (last.endswith("?") and not WH_WORDS.search(last)): return "yes_no"
     if re.search(r"^\s*(?:at what age|when|how old|since when|what age)\b", low): return "when"
     if re.search(r"\b(?:which|what|name|list|give me|tell me)\b", low): return "list"
