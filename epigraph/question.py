@@ -23,7 +23,7 @@ from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expa
 # %% auto #0
 __all__ = ['CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO', 'DATE', 'GENOTYPE', 'POPULATIONS',
            'NEGATION', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'TIER_WORDS', 'FOCUS_ROWS',
-           'asked_noun', 'question_target', 'parse_as_of', 'Question', 'link_question', 'about_patient',
+           'asked_noun', 'question_target', 'parse_as_of', 'negated', 'Question', 'link_question', 'about_patient',
            'parse_question', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #1d2884b6
@@ -162,6 +162,12 @@ POPULATIONS = {
 # "lacks", "absent", "cannot" deny as "not" does ("absence" does not: absence seizures)
 NEGATION = re.compile(r"\b(?:not|no|never|none|without|wrong|false|incorrect|untrue|n't|cannot|lack(?:s|ing|ed)?|"
                       r"absent|free of)\b|n't\b", re.I)
+
+def negated(clause: str) -> bool:
+    ("Does the question deny what it asks? A leading \"isn't\" or \"doesn't\" asks to confirm ('Isn't valproate first "
+     "line for Dravet?' is answered Yes when it is): only a negation after it counts.")
+    return bool(NEGATION.search(re.sub(r"^\W*\w+n't\b", "", clause.strip(), flags=re.I)))
+
 
 # %% ../nbs/11c_question.ipynb #c009c41d
 @dataclass
@@ -327,7 +333,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  *(parse_as_of(fixed) if form not in ("replaced", "current") else (None, None)),
                  sorted({g.group() for g in GENOTYPE.finditer(fixed)}),
                  [p for p, pat in POPULATIONS.items() if re.search(pat, fixed.lower())],
-                 bool(NEGATION.search(last_clause(low))),
+                 negated(last_clause(low)),
                  _unknown_words(fixed, list(zip(seeds.start, seeds.end)), _name_words(gi)), notes, [], fixed,
                  polarity(masked) if form in ("yes_no", "current") else None,
                  sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered,
