@@ -100,10 +100,16 @@ def _low(s: str) -> str:
 
 def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text}."
 
+
+# %% ../nbs/12b_focused.ipynb #9974d851
 def onset_sentence(manifest, gi: GraphIndex, subject: str, grp) -> str:
     r = manifest.iloc[grp.rows[0]]
     anchor = _anchor(gi, r.triplet_id)
-    term = r["tail_name"] if r["tail"] == grp.answer else r["head_name"]
+    ends = [(r["head"], r["head_name"]), (r["tail"], r["tail_name"])]
+    onset = [n for i, n in ends if fits_target(gi, "onset", i)]
+    if len(onset) == 1:       # the row's own disease is named, whichever end the question asked about
+        term, subject = onset[0], next(n for i, n in ends if not fits_target(gi, "onset", i))
+    else: term = r["tail_name"] if r["tail"] == grp.answer else r["head_name"]
     when = _age(anchor) if anchor else ""
     return _sentence(f"{_cap(subject)} begins {when} (HPO onset: {term})" if when else f"{_cap(subject)} has HPO onset "
                                                                                        f"{term}",

@@ -21,10 +21,23 @@ from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expa
                                      head_word, last_clause, polarity)
 
 # %% auto #0
-__all__ = ['CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO', 'DATE', 'GENOTYPE', 'POPULATIONS',
-           'NEGATION', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'TIER_WORDS', 'FOCUS_ROWS',
-           'asked_noun', 'question_target', 'parse_as_of', 'negated', 'Question', 'link_question', 'about_patient',
-           'parse_question', 'focus_rows']
+__all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO', 'DATE',
+           'GENOTYPE', 'POPULATIONS', 'NEGATION', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET',
+           'TIER_WORDS', 'FOCUS_ROWS', 'asked_noun', 'question_target', 'parse_as_of', 'negated', 'Question',
+           'link_question', 'about_patient', 'parse_question', 'focus_rows']
+
+# %% ../nbs/11c_question.ipynb #15976c00
+# who gets it, by age: "how early does X show up?", "is X a childhood disease?", "seen in newborns?"
+AGE_WORDS = (r"\bhow early\b|\bshows? up\b|\bpoint in life\b|\bage (?:at|of) (?:presentation|diagnosis)\b|"
+             r"\bdecade of life\b|\b(?:a|an) (?:childhood|adult|adolescent|teenage|infantile|neonatal)[- ](?:onset )?"
+             r"(?:disease|disorder|condition|epilepsy)\b|(?<!other )(?<!our )(?<!my )\b(?:adults|teenagers|adolescents|"
+             r"newborns|infants) (?:get|develop|have)\b|\bseen in (?:newborns|infants|babies|children|adults|teenagers|"
+             r"adolescents)\b|\b(?:before|after) school age\b")
+# recurrence in a family: "could my other children get X?", "from parent to child"
+FAMILY_WORDS = (r"\b(?:could|can|will|might|would) (?:my|our|her|his|their|the) (?:other |next |future )?(?:child|"
+                r"children|kids?|sons?|daughters?|bab(?:y|ies)|siblings?|brothers?|sisters?) (?:also )?(?:get|have|"
+                r"develop|be affected)|\brecurrence risk\b|\bparents? to (?:a )?(?:child|children|offspring)\b")
+
 
 # %% ../nbs/11c_question.ipynb #1d2884b6
 CUES = [   # (target, pattern) in order of precedence; a question takes the first that matches
@@ -41,13 +54,10 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
               r"\bbegin\w*(?! with)|\bstarts (?:earlier|later|sooner|first)\b|\bstart (?:earlier|later|sooner)\b|"
               r"(?<!be )\bstart\w* "
               r"(?:in|at|during|around|before|after)\b|"
-              r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b"),
+              r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b|" + AGE_WORDS),
     ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpass(?:es|ed|ing)? (?:it )?(?:on|down|from|to)\b|"
                     r"\bruns? in (?:the )?famil\w*|\bautosomal\b|\bx[- ]?linked\b|\b(?:dominant|recessive)(?:ly)?\b|"
-                    # recurrence in a family: "could my other children get X?", "from parent to child"
-                    r"\b(?:could|can|will|might|would) (?:my|our|her|his|their|the) (?:other |next |future )?(?:child|"
-                    r"children|kids?|sons?|daughters?|bab(?:y|ies)|siblings?|brothers?|sisters?) (?:also )?(?:get|have|"
-                    r"develop|be affected)|\brecurrence risk\b|\bparents? to (?:a )?(?:child|children|offspring)\b"),
+                    + FAMILY_WORDS),
     ("seizure_type", r"\bseizure types?\b|\bkinds? of seizures?\b|\btypes? of seizures?\b|\bwhat seizures\b"),
     ("adverse_event",
      r"\bside[- ]?effects?\b|\badverse\b|\binduc\w*|\bprovok\w*|\btrigger\w*|\btoxicit\w*|\breactions?\b|"
