@@ -102,13 +102,17 @@ def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text
 
 
 # %% ../nbs/12b_focused.ipynb #9974d851
+def _value_ends(gi: GraphIndex, target: str, r) -> tuple[str, str]|None:
+    "(the row's disease, its value) when exactly one end is of the target's kind, so the sentence names the row's own."
+    ends = [(r["head"], r["head_name"]), (r["tail"], r["tail_name"])]
+    value = [fits_target(gi, target, i) for i, _ in ends]
+    if value.count(True) != 1: return None
+    return (ends[1][1], ends[0][1]) if value[0] else (ends[0][1], ends[1][1])
+
 def onset_sentence(manifest, gi: GraphIndex, subject: str, grp) -> str:
     r = manifest.iloc[grp.rows[0]]
     anchor = _anchor(gi, r.triplet_id)
-    ends = [(r["head"], r["head_name"]), (r["tail"], r["tail_name"])]
-    onset = [n for i, n in ends if fits_target(gi, "onset", i)]
-    if len(onset) == 1:       # the row's own disease is named, whichever end the question asked about
-        term, subject = onset[0], next(n for i, n in ends if not fits_target(gi, "onset", i))
+    if (own := _value_ends(gi, "onset", r)): subject, term = own      # whichever end the question asked about
     else: term = r["tail_name"] if r["tail"] == grp.answer else r["head_name"]
     when = _age(anchor) if anchor else ""
     return _sentence(f"{_cap(subject)} begins {when} (HPO onset: {term})" if when else f"{_cap(subject)} has HPO onset "
@@ -128,11 +132,8 @@ def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
      "row's fact.")
     if q.target == "onset": return onset_sentence(manifest, gi, subject, grp)
     r = manifest.iloc[grp.rows[0]]
-    is_mode = lambda e: q.target == "inheritance" and fits_target(gi, q.target, e)
-    if is_mode(r["tail"]) or is_mode(r["head"]):
-        # the row's own disease is named, whichever end the question asked about
-        who, term = (r.head_name, r.tail_name) if is_mode(r["tail"]) else (r.tail_name, r.head_name)
-        term = re.sub(r"\s+inheritance$", "", term)
+    if q.target == "inheritance" and (own := _value_ends(gi, q.target, r)):
+        who, term = own[0], re.sub(r"\s+inheritance$", "", own[1])
         return _sentence(f"{_cap(who)} is inherited as {_low(term)} (HPO mode of inheritance)",
                          cites(manifest, grp.rows[:1]))
     ends = {r["head"]: r.head_name, r["tail"]: r.tail_name}
@@ -302,7 +303,9 @@ def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
         row_relation(manifest.iloc[j]) == "first_line" for j in rows.row))      # a guideline's, for its population
     if yes and not caution and FIRST_LINE.search(q.text) and not first:
         return "Yes" if q.negated else "No, not as first line"    # a treatment, but no source calls it first line
-    return ("No" if yes else "Yes") if q.negated else ("Yes" if yes else "No")
+    return _yes_no(yes, q.negated)
+
+def _yes_no(yes: bool, negated: bool) -> str: return "Yes" if yes != negated else "No"   # "is it not X?" flips it
 
 RELATION_RANK = ("first_line", "adjunctive", "alternative", "contraindicated", "avoid", "dose_adjust", "test_before")
 
@@ -321,7 +324,7 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     if q.target in ONE_VALUED and len(found) and not all(fits_target(gi, q.target, e.entity_id) for e in ents):
         # nothing asked ("is it inherited?") is a yes
         yes = value_verdict(gi, q, ents, found) is not False
-        return (f"{('No' if yes else 'Yes') if q.negated else ('Yes' if yes else 'No')}. "
+        return (f"{_yes_no(yes, q.negated)}. "
                 + " ".join(line(g) for g in ranked(found, q.target).head(MOST_CLAIMS).itertuples()))
     if len(ents) == 1 and len(found):
         return "Yes. " + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())

@@ -11,9 +11,8 @@ from .guidance import without_population, stated_population
 from .patient import (patient_seeds, guidance_population, population_entities, narrower_entities,
                               broader_entities, SEIZURE)
 from .history import history_source, SOURCE_NAMES
-from .targets import (TREATMENT, CAUTION_PREDICATES, Target, TARGETS, FEATURE_BRANCH, hpo_branch,
-                              entity_types, fits_target, value_target)
-from .subjects import choose_subjects, _candidate, DISEASE_SUBJECT
+from .targets import TARGETS, hpo_branch, entity_types, fits_target, value_target
+from .subjects import choose_subjects, _candidate
 from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
 from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
                                      prefix_entities,
