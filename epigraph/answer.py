@@ -12,6 +12,8 @@ from .schema import CITATION, PREDICATES
 from .retrieval import Retrieved, Retriever, GraphIndex, retriever_names, edge_table, link_seeds
 from .targets import TARGETS, fits_target, entity_types
 from .question import Question, parse_question, focus_rows
+from .history import history_source, CPIC
+from .cpic_history import cpic_rows
 from .manifest import MANIFEST_COLUMNS, empty_manifest, graph_manifest, manifest_of
 from .readers import (build_prompt, checked_citations, fact_sentence, option_entities, read_llm, read_offline,
                               write_answer)
@@ -75,12 +77,16 @@ def clean_options(options) -> list[str]:
     return opts
 
 def focused_manifest(R: Retriever, q: Question, manifest: pd.DataFrame) -> pd.DataFrame:
-    "The manifest plus the evidence of the triplets joining the question's entities to its target (`focus_rows`)."
-    rows = focus_rows(R.graph, q)
-    if not rows: return manifest
-    extra = graph_manifest(R.graph, edge_table(R.graph, rows))
-    both = pd.concat([m for m in (manifest, extra) if len(m)], ignore_index=True)
-    return both.drop_duplicates(["key", "triplet_id", "record_id"]).reset_index(drop=True)   # two CPIC rows: one PMID
+    ("The manifest plus the evidence of the triplets joining the question's entities to its target (`focus_rows`), "
+     "and for a question about CPIC's history its change-log records on the drugs asked about (`11n_cpic_history`).")
+    if rows := focus_rows(R.graph, q):
+        extra = graph_manifest(R.graph, edge_table(R.graph, rows))
+        both = pd.concat([m for m in (manifest, extra) if len(m)], ignore_index=True)
+        # two CPIC rows: one PMID
+        manifest = both.drop_duplicates(["key", "triplet_id", "record_id"]).reset_index(drop=True)
+    if q.target != "history" or history_source(q.text) != CPIC: return manifest
+    log = cpic_rows(entity_types(R.graph)[1], [(e["entity_id"], e["name"]) for e in q.entities], manifest)
+    return pd.concat([manifest, log], ignore_index=True) if len(log) else manifest
 
 def parsed_once(question: str, gi: GraphIndex, hints: dict|None = None) -> Question:
     "The parse of a question, remembered on the index: the arms and settings of a chapter ask each item many times."

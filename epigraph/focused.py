@@ -8,7 +8,8 @@ import re
 from functools import lru_cache
 import numpy as np, pandas as pd
 from .schema import CITATION
-from .history import history_text
+from .history import history_text, history_source, CPIC
+from .cpic_history import cpic_history_text, history_drugs
 from .retrieval import GraphIndex, word_key
 from .targets import TARGETS, ONE_VALUED, fits_target, hpo_branch, entity_types
 from .question import Question, parse_question
@@ -17,14 +18,15 @@ from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_rela
                               first_day, TIER_FACTOR, unverified_rows)
 from .treatment_sources import POPULATION_IDS, GENOTYPE_PREFIXES
 from .patient import GROUP_ENTITY
-from .guidance import HARD_QUALIFIERS, qualifier_phrase, row_fits
+from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits, paraphrase_of, statements,
+                               HARM_RELATIONS, GIVE_RELATIONS)
 
 # %% auto #0
-__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'VALUE_WORDS',
-           'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK', 'SHARED', 'QUALIFIERS', 'answer_rows', 'ranked',
-           'onset_sentence', 'fact_line', 'for_population', 'treatment_groups', 'grouped_text', 'abstain',
-           'value_verdict', 'yes_no_text', 'shared_text', 'qualified', 'grouped', 'list_text', 'only', 'dated_text',
-           'answer_groups', 'read_free', 'free_reader']
+__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'ACTED', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST',
+           'VALUE_WORDS', 'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK', 'SHARED', 'QUALIFIERS', 'answer_rows',
+           'ranked', 'onset_sentence', 'only', 'action_sentences', 'fact_line', 'for_population', 'treatment_groups',
+           'grouped_text', 'abstain', 'value_verdict', 'yes_no_text', 'shared_text', 'qualified', 'grouped',
+           'list_text', 'dated_text', 'answer_groups', 'history', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -126,12 +128,33 @@ def _anchor(gi: GraphIndex, triplet_id) -> str|None:
     v = a.get(triplet_id)
     return v if isinstance(v, str) and v else None
 
+# %% ../nbs/12b_focused.ipynb #e6f5ea59
+def only(manifest, rows) -> str:
+    "The citations of exactly these rows (no other row stating the same fact: it may be dated after the as-of day)."
+    return " ".join(dict.fromkeys(citation(r.key, r.tier, r.date)
+                                  for r in manifest.iloc[list(rows)].itertuples(index=False)))
+
+ACTED = ("dose_adjust", "test_before")   # a guideline's relations that say what to do with the drug, not only which
+
+def action_sentences(manifest, rows) -> list[str]:
+    "What the guideline says to do in the dose or testing rows among `rows`: their paraphrases, each cited."
+    said: dict = {}
+    for j in rows:
+        r = manifest.iloc[j]
+        if r.source != "guidance" or (rel := row_relation(r)) not in ACTED: continue
+        para = paraphrase_of(str(r.text), rel).rstrip(". ")
+        key = re.sub(re.escape(str(r.tail_name)), "\x00", para, count=1, flags=re.I)
+        said.setdefault(key, []).append((j, str(r.tail_name), para))
+    return [_sentence(statements([(d, p) for _, d, p in g])[0], only(manifest, [j for j, _, _ in g]))
+            for g in said.values()]
+
 # %% ../nbs/12b_focused.ipynb #66bfbd80
 def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
     ("One cited sentence for an answer entity, in the words of the target, citing the rows that state its first "
      "row's fact.")
     if q.target == "onset": return onset_sentence(manifest, gi, subject, grp)
     r = manifest.iloc[grp.rows[0]]
+    if acts := action_sentences(manifest, grp.rows[:1]): return acts[0]      # a dose or test row: what to do
     if q.target == "inheritance" and (own := _value_ends(gi, q.target, r)):
         who, term = own[0], re.sub(r"\s+inheritance$", "", own[1])
         return _sentence(f"{_cap(who)} is inherited as {_low(term)} (HPO mode of inheritance)",
@@ -257,6 +280,7 @@ def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
         else: lines.append(_group_sentence(manifest, _lead(g["relation"], tuple(g["qualifiers"]), g["subject_name"],
                                                           g["people"]),
                                            rows_of, GUIDANCE_MOST if guided else MOST_CLAIMS))
+        if g["relation"] in ACTED: lines += action_sentences(manifest, [j for rs in rows_of.values() for j in rs])
     return " ".join(lines)
 
 # %% ../nbs/12b_focused.ipynb #3e8394f9
@@ -299,14 +323,19 @@ def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
     "Yes or No for rows that join the question's entities: a caution answers a question about safety with No."
     caution = rows.predicate.isin(CAUTION_SAID).all() and q.target in ("safety", "dose", "drug", None)
     yes = not caution if q.polarity == "benefit" else True
-    first = rows.predicate.eq("first_line_for").any() or (manifest is not None and any(
-        row_relation(manifest.iloc[j]) == "first_line" for j in rows.row))      # a guideline's, for its population
+    said = {row_relation(manifest.iloc[j]) for j in rows.row} if manifest is not None else set()
+    first = rows.predicate.eq("first_line_for").any() or "first_line" in said     # a guideline's, for its population
+    dosed = "dose_adjust" in said and not said & {*HARM_RELATIONS, *GIVE_RELATIONS}   # the strongest row: a dose
+    if yes and q.polarity == "benefit" and not q.negated and dosed:
+        return "Yes, with the dose adjusted"      # the guideline gives the drug, at a changed dose
     if yes and not caution and FIRST_LINE.search(q.text) and not first:
         return "Yes" if q.negated else "No, not as first line"    # a treatment, but no source calls it first line
     return _yes_no(yes, q.negated)
 
 def _yes_no(yes: bool, negated: bool) -> str: return "Yes" if yes != negated else "No"   # "is it not X?" flips it
 
+
+# %% ../nbs/12b_focused.ipynb #d0236692
 RELATION_RANK = ("first_line", "adjunctive", "alternative", "contraindicated", "avoid", "dose_adjust", "test_before")
 
 def _strongest(manifest, groups: pd.DataFrame) -> pd.DataFrame:
@@ -399,11 +428,6 @@ def list_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     return " ".join(lines)
 
 # %% ../nbs/12b_focused.ipynb #c1a8cd37
-def only(manifest, rows) -> str:
-    "The citations of exactly these rows (no other row stating the same fact: it may be dated after the as-of day)."
-    return " ".join(dict.fromkeys(citation(r.key, r.tier, r.date)
-                                  for r in manifest.iloc[list(rows)].itertuples(index=False)))
-
 def _dated_rows(manifest, found: pd.DataFrame) -> pd.DataFrame:
     dates = manifest.date.tolist()
     d = found.assign(date=[dates[j] for j in found.row])
@@ -463,6 +487,15 @@ def answer_groups(manifest, q: Question, ents, found: pd.DataFrame, text: str) -
     return treatment_groups(manifest, q, ents, found[manifest.key.iloc[list(found.row)].isin(cited).to_numpy()])
 
 
+# %% ../nbs/12b_focused.ipynb #64ef1754
+def history(manifest, gi: GraphIndex, q: Question, ents) -> str:
+    "A source's history: CPIC's changes to its advice on a drug (`11n_cpic_history`), else Genes4Epilepsy's listings."
+    named, yes_no = [(e.entity_id, e.name) for e in ents], q.form == "yes_no"
+    if history_source(q.text) == CPIC:
+        drugs = history_drugs(entity_types(gi)[1], named, manifest)
+        return cpic_history_text(manifest, drugs, q.text, yes_no, q.years, q.negated)
+    return history_text(manifest, named, q.text, yes_no, q.as_of, q.negated)
+
 # %% ../nbs/12b_focused.ipynb #935ceb30
 def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool = True, registry=None) -> dict:
     "The focused answer to a parsed question without options: text, the rows it rests on, and why when it abstains."
@@ -480,8 +513,7 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
         return dict(text=abstain(q, []), abstained=True, reason=f"{', '.join(q.unknown)} is not in the graph")
     if q.target in ("drug", "safety", "dose") and len(found):       # only the rows for the patient described
         found = for_population(manifest, found, q)[list(found.columns)]
-    text = (history_text(manifest, [(e.entity_id, e.name) for e in ents], q.text, q.form == "yes_no", q.as_of,
-                         q.negated) if q.target == "history" else dated_text(manifest, gi, q, ents, found))
+    text = history(manifest, gi, q, ents) if q.target == "history" else dated_text(manifest, gi, q, ents, found)
     if text is None: text = shared_text(manifest, gi, q, ents, found)
     if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)

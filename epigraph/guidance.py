@@ -11,10 +11,11 @@ from .config import get_settings
 from .schema import is_curie
 
 # %% auto #0
-__all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', 'SAID_ONLY_OF', 'GIVE_RELATIONS',
+__all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', 'SAID_ONLY_OF', 'GIVE_RELATIONS', 'HARM_RELATIONS',
            'POPULATION_WORDS', 'HARD_QUALIFIERS', 'OPPOSITE', 'AGE_WORDS', 'CONTRARY', 'relation_agrees',
            'qualifiers_of', 'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path', 'load_guidance',
-           'stated_population', 'population_spans', 'without_population', 'row_fits', 'guidance_rows', 'contradictions']
+           'stated_population', 'population_spans', 'without_population', 'row_fits', 'guidance_rows', 'paraphrase_of',
+           'and_list', 'statements', 'contradictions']
 
 # %% ../nbs/02e_guidance.ipynb #6f07e5b5
 RELATIONS = ("first_line", "adjunctive", "alternative", "avoid", "contraindicated", "dose_adjust", "test_before")
@@ -108,6 +109,7 @@ def _row_problem(r: pd.Series) -> str|None:
 # childbearing potential", are also named in passing: "with the Pregnancy Prevention Programme in place for …")
 SAID_ONLY_OF = ("other-seizure-types", "not-tsc", "poor-metaboliser", "intermediate-metaboliser")
 GIVE_RELATIONS = ("first_line", "adjunctive", "alternative")      # what to give, in the order of the lines
+HARM_RELATIONS = ("avoid", "contraindicated")                     # what advises against a drug
 
 def _population_problem(relation: str, tokens: tuple, paraphrase: str) -> str|None:
     "What is wrong with a row's qualifiers against its relation and paraphrase, or None."
@@ -231,9 +233,30 @@ def guidance_rows(path=None) -> dict[str, tuple[str, tuple[str, ...]]]:
     st = p.stat()
     return _rows(str(p), (st.st_mtime_ns, st.st_size))
 
+# %% ../nbs/02e_guidance.ipynb #cde07657
+def paraphrase_of(quote: str, relation: str) -> str:
+    "The paraphrase of a guidance evidence quote: `<guideline> <locator> (<year>), <relation> (for …): <paraphrase>`."
+    i = quote.find(f"), {relation}")
+    j = quote.find(": ", i) if i >= 0 else -1
+    return quote[j + 2:] if j >= 0 else quote
+
+def and_list(names: list[str]) -> str:
+    "'a', 'a and b', 'a, b and c'."
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+def statements(rows) -> list[str]:
+    "The distinct paraphrases of (drug name, paraphrase) rows, those differing only in the drug written once for all."
+    by: dict = {}
+    for drug, text in rows:
+        m = re.search(re.escape(drug), text, flags=re.I) if drug else None
+        names = by.setdefault(text if m is None else text[:m.start()] + "\x00" + text[m.end():], [])
+        if m is not None and m[0].lower() not in {n.lower() for n in names}: names.append(m[0])
+    said = lambda k, ns: and_list(ns[:1] + [n.lower() for n in ns[1:]] if k.startswith("\x00") else ns)
+    return [k.replace("\x00", said(k, ns)) if ns else k for k, ns in by.items()]
+
 # %% ../nbs/02e_guidance.ipynb #6de616bd
 CONTRARY = {("first_line", "adjunctive"), ("first_line", "alternative")} | {
-    (give, no) for give in GIVE_RELATIONS for no in ("avoid", "contraindicated")}
+    (give, no) for give in GIVE_RELATIONS for no in HARM_RELATIONS}
 
 def contradictions(g: pd.DataFrame) -> list[str]:
     "One line for each pair of rows that give one drug contrary relations for one condition and population."

@@ -10,13 +10,14 @@ from .config import SOURCES
 from .manifest import citation
 
 # %% auto #0
-__all__ = ['G4E', 'RELEASES', 'SOURCE_NAMES', 'TIME_OR_CHANGE', 'REMOVAL', 'RANGE', 'history_source', 'listings', 'history_facts',
-           'history_text']
+__all__ = ['G4E', 'CPIC', 'RELEASES', 'SOURCE_NAMES', 'TIME_OR_CHANGE', 'REMOVAL', 'CHANGED', 'ASKS', 'RANGE', 'history_source',
+           'listings', 'history_facts', 'history_text']
 
 # %% ../nbs/11k_history.ipynb #6cf6ee62
-G4E = "genes4epilepsy"
+G4E, CPIC = "genes4epilepsy", "cpic"
 RELEASES = tuple(sorted(n.removeprefix(G4E + "-") for n in SOURCES if n.startswith(G4E + "-")))
-SOURCE_NAMES = {G4E: re.compile(r"\bgenes\s?-?\s?4\s?-?\s?epilepsy\b|\bg4e\b", re.I)}
+SOURCE_NAMES = {G4E: re.compile(r"\bgenes\s?-?\s?4\s?-?\s?epilepsy\b|\bg4e\b", re.I),
+                CPIC: re.compile(r"\bcpic\b|\bclinical pharmacogenetics implementation consortium\b", re.I)}
 TIME_OR_CHANGE = re.compile(   # what a question about a source's history asks: a time, or a change between releases
     r"\b(?:when|since|first|releases?|released|versions?|editions?|updates?|updated|add(?:ed|ition|s)?|new(?:est|ly)?|"
     r"latest|current(?:ly)?|present|now|still|any ?more|no longer|drop\w*|remov\w*|delet\w*|taken off|chang\w*|"
@@ -24,10 +25,15 @@ TIME_OR_CHANGE = re.compile(   # what a question about a source's history asks: 
 REMOVAL = re.compile(r"\b(?:drop\w*|remov\w*|delet\w*|taken off|take \w+ off|no longer|any ?more|retir\w*|"
                      r"withdr\w*|left out)\b", re.I)
 
+# a change to advice already given: "has CPIC's advice changed?", "any revision since 2020?" (CPIC's dates and
+# versions, "which guideline was current in 2017?", are the dated reader's: `12b_focused`)
+CHANGED = re.compile(r"\b(?:changed|revised|modified|amended|edited|revisions?|amendments?)\b|"
+                     r"\b(?:chang|updat)\w*\s+(?:\w+\s+){0,4}(?:since|after)\b", re.I)
+ASKS = {G4E: TIME_OR_CHANGE, CPIC: CHANGED}     # what a question asks when it asks about that source's history
+
 def history_source(text: str) -> str|None:
     "The source whose history a question asks about: it names the source and asks about a time or a change."
-    if not TIME_OR_CHANGE.search(text or ""): return None
-    return next((s for s, p in SOURCE_NAMES.items() if p.search(text)), None)
+    return next((s for s, p in SOURCE_NAMES.items() if p.search(text or "") and ASKS[s].search(text)), None)
 
 # %% ../nbs/11k_history.ipynb #30952ba6
 RANGE = re.compile(r"@(\d{4}-\d{2})\.\.(\d{4}-\d{2})$")

@@ -15,12 +15,13 @@ from .schema import evidence_key
 from .retrieval import (PARAMS, Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, edge_table,
                                 approx_tokens)
 from .pprpcst import seed_indices, personalized_pagerank
+from .guidance import qualifier_phrase, paraphrase_of, statements, and_list
 
 # %% auto #0
 __all__ = ['HYPEREDGE_COLUMNS', 'TIER_ORDER', 'CPIC_SOURCES', 'PHENOTYPE_CATEGORY', 'EVIDENCE_CODES', 'ACTION_OF_RELATION',
            'ROLE_OF_LAYER', 'HYPERGRAPH_VERSION', 'LIST_COLUMNS', 'DEFAULT_WEIGHTS', 'MAX_POOL', 'date_text',
-           'best_tier', 'cpic_context', 'cpic_hyperedges', 'hpo_term_names', 'hpo_hyperedges', 'statements',
-           'populations', 'guideline_hyperedges', 'code_version', 'graph_key', 'HyperedgeEncoder', 'build_hyperedges',
+           'best_tier', 'cpic_context', 'cpic_hyperedges', 'hpo_term_names', 'hpo_hyperedges', 'populations',
+           'guideline_hyperedges', 'code_version', 'graph_key', 'HyperedgeEncoder', 'build_hyperedges',
            'HypergraphIndex', 'hypergraph_index', 'minmax', 'seed_neighbourhood', 'score_hyperedges', 'mmr_select',
            'hyperedge_line', 'retrieve_hypergraph', 'hypergraph_retriever']
 
@@ -171,31 +172,13 @@ ACTION_OF_RELATION = {"first_line": "first-line", "adjunctive": "add-on", "alter
                       "avoid": "avoid", "contraindicated": "contraindicated", "dose_adjust": "adjust the dose",
                       "test_before": "test first"}   # the guidance table's relations, in its order
 
-def _paraphrase(quote: str, relation: str) -> str:
-    "The paraphrase of a guidance evidence quote: `<guideline> <locator> (<year>), <relation> (for …): <paraphrase>`."
-    i = quote.find(f"), {relation}"); j = quote.find(": ", i) if i >= 0 else -1
-    return quote[j + 2:] if j >= 0 else quote
-
-def _and(names: list[str]) -> str: return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-def statements(rows) -> list[str]:
-    "The distinct paraphrases of (drug name, paraphrase) rows, those differing only in the drug written once for all."
-    by: dict = {}
-    for drug, text in rows:
-        m = re.search(re.escape(drug), text, flags=re.I) if drug else None
-        names = by.setdefault(text if m is None else text[:m.start()] + "\x00" + text[m.end():], [])
-        if m is not None and m[0].lower() not in {n.lower() for n in names}: names.append(m[0])
-    return [k.replace("\x00", _and(ns[:1] + [n.lower() for n in ns[1:]] if k.startswith("\x00") else ns)) if ns else k
-            for k, ns in by.items()]
-
 def populations(drugs: list[str], tokens: list[tuple]) -> list[str]:
     ("The population the rows' qualifier tokens state (`epigraph.guidance.qualifier_phrase`): one phrase list when "
      "every row shares it, else per drug; rows without qualifiers add none.")
-    from epigraph.guidance import qualifier_phrase
     said = {t: ", ".join(qualifier_phrase(x) for x in t) for t in tokens if t}
     if not said or len(set(tokens)) == 1: return list(said.values())
     per = {p: [d for d, t in zip(drugs, tokens) if t and said[t] == p] for p in dict.fromkeys(said.values())}
-    return [f"{_and(list(dict.fromkeys(ds)))}: {p}" for p, ds in per.items()]
+    return [f"{and_list(list(dict.fromkeys(ds)))}: {p}" for p, ds in per.items()]
 
 def _named(gi: GraphIndex, text: str, layer: dict, layers=("L4",)) -> list[str]:
     "Entities of `layers` named in `text`: drugs (a genotype named besides the row's own is a population, 'negative')."
@@ -220,7 +203,7 @@ def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
         pgx = (t.predicate == "pharmacogenomic_recommendation").to_numpy()     # gene -> drug, as the claims write it
         d_row, c_row = np.where(pgx, c, d), np.where(pgx, d, c)
         drugs, conds = list(dict.fromkeys(d_row)), list(dict.fromkeys(c_row))
-        said = statements([(names.get(d, ""), _paraphrase(q, r)) for d, q, r in zip(d_row, g.quote, g._rel)])
+        said = statements([(names.get(d, ""), paraphrase_of(q, r)) for d, q, r in zip(d_row, g.quote, g._rel)])
         named = [e for e in (_named(gi, " ".join(said), layer) if gi is not None else []) if e not in drugs + conds]
         cons = populations([names.get(d, d) for d in d_row], g._q.tolist())
         acts, preds = [a for r, a in ACTION_OF_RELATION.items() if r in set(g._rel)], sorted(set(t.predicate))

@@ -228,9 +228,11 @@ def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> st
     if re.search(r"\b(?:which|what)\b", low) and re.search(r"\b(?:first|earliest|soonest)\b", low) and \
        re.search(r"\bof these\b|\bfeatures?\b|\bsigns?\b|\bsymptoms?\b|\bfindings?\b", low) and \
        re.search(r"\bbegin\w*|\bstart\w*|\bappear\w*|\bonset\b|\bshow\w* up\b", low): return "order"
-    if re.search(r"\bsupersed\w*|\breplac\w*|\bsucceeded\b|\bnewer (?:version|guideline)\b", low): return "replaced"
-    if re.search(r"\bstill (?:current|valid|in force|recommended|in use|the one)\b|\bis it current\b|\bno longer\b|"
-                 r"\blast update\w*|\bmost recent\b|\blatest\b", low): return "current"
+    dated = target != "history"       # a source's history says its own versions: "since its last update?" is a yes/no
+    if dated and re.search(r"\bsupersed\w*|\breplac\w*|\bsucceeded\b|\bnewer (?:version|guideline)\b", low):
+        return "replaced"
+    if dated and re.search(r"\bstill (?:current|valid|in force|recommended|in use|the one)\b|\bis it current\b|"
+                           r"\bno longer\b|\blast update\w*|\bmost recent\b|\blatest\b", low): return "current"
     last = last_clause(text)
     if EXISTENTIAL.search(last) and named >= 2 and not re.search(NAMED_TARGET, last, re.I): return "yes_no"
     if target in ("inheritance", "onset") and YES_NO.search(last) and ALTERNATIVE.search(last): return "list"
@@ -330,9 +332,10 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     low, target = masked.lower(), question_target(fixed, {e["type"] for e in ents}, masked)
     inside = patient_seeds(fixed, seeds.start, seeds.end)       # 'due to TSC': who the patient is, not the subject
     about = [_candidate(r, False, "says who the patient is") for r in seeds.loc[inside].to_dict("records")]
-    seeds = seeds.loc[~inside]
-    seeds, considered, chosen_notes = choose_subjects(gi, fixed, seeds, target)
-    considered += about
+    chosen = choose_subjects(gi, fixed, seeds.loc[~inside], target)
+    if not len(chosen[0]) and inside.any():      # "how is tuberous sclerosis inherited?": the patient is the subject
+        chosen, about = choose_subjects(gi, fixed, seeds, target), []
+    seeds, considered, chosen_notes = chosen[0], chosen[1] + about, chosen[2]
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
     target = target or value_target(gi, ents)             # "present from birth?" names an onset: asks for the onset
     failed = "after-first-line" in stated_population(fixed)[0]     # a drug named as the one that failed

@@ -217,10 +217,13 @@ ENDINGS = ("s", "es", "ed", "d", "ing", "ly", "er", "ers", "ation", "ations")
 
 def _is_english(w: str) -> bool:
     "Is the word, or its stem without a common ending (British -ise folded to -ize), in the English word lists?"
-    words, w = english_words(), re.sub(r"is(e|ed|es|ing|ation)$", r"iz\1", w)
-    stems = {w} | {w[:-len(e)] + x for e in ENDINGS if w.endswith(e) and len(w) > len(e) + 2 for x in ("", "e")}
-    stems |= {w[:-3] + "y" for e in ("ies", "ied") if w.endswith(e)}
-    return any(x in words for x in stems)
+    words = english_words()
+    # 'revised' as it is, 'organised' also as -ize
+    for w in dict.fromkeys((w, re.sub(r"is(e|ed|es|ing|ation)$", r"iz\1", w))):
+        stems = {w} | {w[:-len(e)] + x for e in ENDINGS if w.endswith(e) and len(w) > len(e) + 2 for x in ("", "e")}
+        stems |= {w[:-3] + "y" for e in ("ies", "ied") if w.endswith(e)}
+        if any(x in words for x in stems): return True
+    return False
 
 
 # %% ../nbs/11h_question_words.ipynb #05c62fd2
@@ -236,7 +239,10 @@ RISK = re.compile(r"\bavoid\w*|\bcontra-?indicat\w*|\bworsen\w*|\baggravat\w*|\b
                   r"]?effects?\b|\badverse\b|\btoxic\w*|\bcaution\b", re.I)
 BENEFIT = re.compile(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b|\breasonable\b|\bappropriate\b|\bfirst[- "
                      r"]line\b|\brecommend\w*|"
-                     r"\bused?\b|\btreat\w*|\bstart\w*|\bgive\b|\bprescrib\w*|\bchoice\b|\bhelp\w*|\beffective\b", re.I)
+                     r"\bused?\b|\btreat\w*|\bstart\w*|\bgive\b|\bprescrib\w*|\bchoice\b|\bhelp\w*|\beffective\b|"
+                     # taking or receiving the drug: "should she get carbamazepine?", "can he be put on it?"
+                     r"\bget\b|\breceiv\w*|\btak(?:e|ing)\b|\bgiven\b|\bput on\b|\bgo on\b|\bon\s+it\b|"
+                     r"\b(?:can|could|may|might|should)\b.*\bhave\b", re.I)
 
 def polarity(text: str) -> str|None:
     "'benefit' when a yes/no question asks whether something is safe or recommended, 'risk' when it asks about harm."

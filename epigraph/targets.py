@@ -42,7 +42,9 @@ TARGETS = {t.name: t for t in [
     Target("disease", ("caused_by_gene", "characterized_by", "induces"), ("disease", "syndrome"), None, "disease"),
     Target("feature", ("characterized_by",), ("phenotype",), None, "feature"),
     Target("drug", TREATMENT, ("chemical", "drug"), None, "drug"),
-    Target("history", ("caused_by_gene",), (), None, "Genes4Epilepsy listing")]}   # a source's releases (11k_history)
+    # a source's releases and changes (11k_history, 11n_cpic_history): a gene's listing, a drug's CPIC rows
+    Target("history", ("caused_by_gene", "gene_drug_interaction", "pharmacogenomic_recommendation",
+                       "contraindicated_with"), (), None, "source record")]}
 
 # %% ../nbs/11l_targets.ipynb #f7411849
 FEATURE_BRANCH = "HP:0000118"

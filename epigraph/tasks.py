@@ -11,17 +11,16 @@ from .schema import CURATED_TIERS, evidence_keys, _pmid_int
 from .sources import epilepsy_subset, epilepsy_mention_ids
 from .curated import antiseizure_pairs
 from .lexicon import CURATED_ALIASES
-from .guidance import load_guidance, qualifiers_of, qualifier_phrase, GIVE_RELATIONS
+from .guidance import load_guidance, qualifiers_of, qualifier_phrase, GIVE_RELATIONS, HARM_RELATIONS
 from .adapters import drug_and_condition
 from .bench import (Item, item_rng, bench_kg, loaded, triplet_keys, triplets_between, antiseizure_drugs,
                             pick, choice_item, visible_triplets)
 
 # %% auto #0
-__all__ = ['YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'MIN_PUBLICATIONS', 'HARM_RELATIONS', 'STATED', 'ROLE', 'PATIENTS',
-           'NAIVE', 'build_pubmedqa', 'seizure_disease_ids', 'corroborated_pairs', 'disease_phenotype_items',
-           'drug_event_items', 'build_graph_mc', 'guidance_edges', 'everyone_harms', 'named_for',
-           'genotype_avoid_items', 'chain_items', 'pgx_pair_items', 'build_precision', 'advised_against',
-           'build_constraints', 'build_drug_induced']
+__all__ = ['YES_NO_MAYBE', 'HP_ABNORMALITY', 'MIN_NAME', 'MIN_PUBLICATIONS', 'STATED', 'ROLE', 'PATIENTS', 'NAIVE',
+           'build_pubmedqa', 'seizure_disease_ids', 'corroborated_pairs', 'disease_phenotype_items', 'drug_event_items',
+           'build_graph_mc', 'guidance_edges', 'everyone_harms', 'named_for', 'genotype_avoid_items', 'chain_items',
+           'pgx_pair_items', 'build_precision', 'advised_against', 'build_constraints', 'build_drug_induced']
 
 # %% ../nbs/13c_tasks.ipynb #df0ce1b9
 YES_NO_MAYBE = ["yes", "no", "maybe"]
@@ -149,8 +148,6 @@ def build_graph_mc(seed: int = 0, n_per_kind: int = 40, kg=None) -> list[Item]:
     return disease_phenotype_items(kg, seed, n_per_kind) + drug_event_items(kg, seed, n_per_kind)
 
 # %% ../nbs/13c_tasks.ipynb #c86d820c
-HARM_RELATIONS = ("avoid", "contraindicated")     # guidance relations that advise against a drug
-
 def guidance_edges(kg) -> pd.DataFrame:
     ("The guidance table's give and harm rows as the graph holds them (visible, GUIDELINE or GOLD tier), one per row "
      "and condition id: rec_id, drug, relation, qualifiers, condition, predicate, triplet id.")
