@@ -12,7 +12,7 @@ from .history import history_text, history_source, CPIC
 from .cpic_history import cpic_history_text, history_drugs
 from .retrieval import GraphIndex, word_key
 from .targets import TARGETS, ONE_VALUED, fits_target, hpo_branch, entity_types
-from .question import Question, parse_question
+from .question import Question, parse_question, BRIDGES
 from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
                               first_day, TIER_FACTOR, unverified_rows)
@@ -25,8 +25,8 @@ from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits, paraphrase_o
 __all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'ACTED', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST',
            'VALUE_WORDS', 'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK', 'SHARED', 'QUALIFIERS', 'answer_rows',
            'ranked', 'onset_sentence', 'only', 'action_sentences', 'fact_line', 'for_population', 'treatment_groups',
-           'grouped_text', 'abstain', 'value_verdict', 'yes_no_text', 'shared_text', 'qualified', 'grouped',
-           'list_text', 'dated_text', 'answer_groups', 'history', 'read_free', 'free_reader']
+           'grouped_text', 'abstain', 'value_verdict', 'yes_no_text', 'bridge_text', 'shared_text', 'qualified',
+           'grouped', 'list_text', 'dated_text', 'answer_groups', 'history', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -350,6 +350,7 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     if len(pairs):
         return (f"{_opener(q, pairs, manifest)}. "
                 + " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples()))
+    if bridged := bridge_text(manifest, gi, q, ents): return bridged     # a gene and a feature, through diseases
     if q.target in ONE_VALUED and len(found) and not all(fits_target(gi, q.target, e.entity_id) for e in ents):
         # nothing asked ("is it inherited?") is a yes
         yes = value_verdict(gi, q, ents, found) is not False
@@ -359,6 +360,22 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
         return "Yes. " + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())
     noun = "" if len(ents) > 1 else " to a " + (TARGETS[q.target].noun if q.target else "fact")
     return f"The evidence graph does not say: nothing in it links {_names(ents)}{noun}."
+
+# %% ../nbs/12b_focused.ipynb #c15612c9
+def bridge_text(manifest, gi, q: Question, ents) -> str|None:
+    "Yes and, per disease, the rows joining a named gene to it and it to a named feature; None when there are none."
+    if len(ents) != 2 or not len(manifest): return None
+    a, b = (set(e.ids) for e in ents)
+    heads, tails, preds = manifest["head"].tolist(), manifest["tail"].tolist(), manifest.predicate.tolist()
+    via: dict = {}
+    for j, (h, t, p) in enumerate(zip(heads, tails, preds)):
+        for side, own in ((0, a), (1, b)):
+            if p in ("caused_by_gene", "characterized_by") and (h in own) != (t in own) and not {h, t} & (a & b):
+                via.setdefault(t if h in own else h, [None, None])[side] = j
+    paths = [js for m, js in via.items() if None not in js and m not in a | b][:BRIDGES]
+    if not paths: return None
+    said = [_sentence(fact_sentence(manifest.iloc[j]), cites(manifest, [j])) for js in paths for j in js]
+    return f"{_yes_no(True, q.negated)}. " + " ".join(said)
 
 # %% ../nbs/12b_focused.ipynb #511642df
 SHARED = re.compile(r"\bshare[sd]?\b|\bsharing\b|\bin common\b|\bcommon to\b|\bboth\b", re.I)

@@ -20,10 +20,11 @@ from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expa
                                      head_word, last_clause, polarity)
 
 # %% auto #0
-__all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'MONTHS', 'YES_NO', 'DATE',
-           'GENOTYPE', 'POPULATIONS', 'NEGATION', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET',
-           'TIER_WORDS', 'FOCUS_ROWS', 'asked_noun', 'question_target', 'parse_as_of', 'negated', 'Question',
-           'link_question', 'about_patient', 'parse_question', 'focus_rows']
+__all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS', 'YES_NO',
+           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET',
+           'TIER_WORDS', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS', 'FOCUS_ROWS', 'asked_noun', 'question_target',
+           'parse_as_of', 'negated', 'Question', 'link_question', 'about_patient', 'parse_question', 'bridge_rows',
+           'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #15976c00
 # who gets it, by age: "how early does X show up?", "is X a childhood disease?", "seen in newborns?"
@@ -76,7 +77,7 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
 
 # %% ../nbs/11c_question.ipynb #4b985985
 WH_NOUNS = [   # (target, nouns) for the noun a which/what question asks for
-    ("gene", r"genes?|mutations?|genetic causes?"),
+    ("gene", r"genes?|mutations?|genetics|genetic (?:causes?|basis|background|origins?|defects?)"),
     ("drug", r"drugs?|medications?|medicines?|treatments?|therap(?:y|ies)|agents?|antiseizure \w+|anti-?epileptic "
              r"\w+|options?|add-?ons?|alternatives?|adjuncts?"),
     ("feature", r"features?|symptoms?|signs?|findings?|phenotypes?|manifestations?|abnormalit(?:y|ies)"),
@@ -103,14 +104,20 @@ PHARMACOGENOMIC = re.compile(r"\bcpic\b|\bpharmacogen\w*|\bgene[–-]drug\b|\bge
 CAUSE = re.compile(r"\bcaus\w*|\blinked (?:to|with)\b|\bassociated with\b|\bresponsible for\b|\bleads? to\b|"
                    r"\bbehind\b", re.I)
 
+# asking what to prescribe, whatever the scene before it says ("poor candidate for steroids
+# (side effects) - what to use?")
+WHAT_TO_GIVE = re.compile(r"\bwhat (?:to|should (?:i|we)|can (?:i|we)|would you) "
+                          r"(?:give|use|start|prescribe|try|offer)\b")
+
 def question_target(text: str, types: set|frozenset = frozenset(), masked: str|None = None) -> str|None:
     "The question's target: the asked noun (a drug becomes a caution or a dose when the question says so), else cues."
     low = (masked or text).lower()       # cues are read outside the names of things ('new-onset' in a disease name)
     if history_source(low): return "history"     # a source named, and a time or a change asked
     cue = next((t for t, p in CUES if re.search(p, low)), None)
     noun = asked_noun(text)
-    if cue == "safety" and re.search(r"\bfirst[- ]line\b|\bwhat (?:to|should (?:i|we)) (?:give|use|start)\b", low):
-        # "what is first line, and what should be avoided?": a treatment answer says both
+    if cue == "safety" and re.search(r"\bfirst[- ]line\b", low) or WHAT_TO_GIVE.search(last_clause(low)):
+        # "what is first line, and what should be avoided?": a treatment answer says both;
+        # "- what to use?" asks for drugs
         return "drug"
     if noun == "drug" and cue in ("safety", "dose"): return cue
     if noun == "drug" and PHARMACOGENOMIC.search(low): return "dose"     # a drug asked for by its gene-drug guidance
@@ -310,6 +317,13 @@ def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataF
     same = [(a, b) in spans and i not in ids for a, b, i in zip(names.start, names.end, names.entity_id)]
     return names.loc[np.array(same, dtype=bool)]
 
+# a class of conditions, not one condition
+GENERAL = frozenset("seizure seizures epilepsy epilepsies convulsion convulsions fits".split())
+
+def _only_general(seeds: pd.DataFrame) -> bool:
+    "Do the chosen spans name only seizures or epilepsy in general (or nothing), not one condition?"
+    return all(str(t).strip().lower() in GENERAL for t in seeds.text)
+
 # %% ../nbs/11c_question.ipynb #768bd558
 def about_patient(gi: GraphIndex, q: Question, text: str) -> Question:
     ("Fill in who the question is about (notebook `11i_patient`): its population and age, a treatment target where it "
@@ -333,8 +347,9 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     inside = patient_seeds(fixed, seeds.start, seeds.end)       # 'due to TSC': who the patient is, not the subject
     about = [_candidate(r, False, "says who the patient is") for r in seeds.loc[inside].to_dict("records")]
     chosen = choose_subjects(gi, fixed, seeds.loc[~inside], target)
-    if not len(chosen[0]) and inside.any():      # "how is tuberous sclerosis inherited?": the patient is the subject
-        chosen, about = choose_subjects(gi, fixed, seeds, target), []
+    # "seizures in TSC", "how is TSC inherited?": the patient's condition is what is asked about
+    if inside.any() and _only_general(chosen[0]):
+        chosen, about = choose_subjects(gi, fixed, seeds.loc[inside], target), []
     seeds, considered, chosen_notes = chosen[0], chosen[1] + about, chosen[2]
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
     target = target or value_target(gi, ents)             # "present from birth?" names an onset: asks for the onset
@@ -363,6 +378,27 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     if q.target is None: q.unparsed.append("no target: the question does not say what kind of answer it wants")
     return q
 
+# %% ../nbs/11c_question.ipynb #5e82cd28
+BRIDGES = 3     # diseases a bridged yes/no answer names at most
+BRIDGE_KINDS = (("gene", "variant"), ("phenotype", "seizure_type", "adverse_effect"))   # the ends it joins
+
+def bridge_rows(gi: GraphIndex, q: Question, most: int = BRIDGES) -> list[int]:
+    "Rows joining the one gene a question names to the one feature it names through diseases the gene causes."
+    kind = entity_types(gi)[1]
+    ends = [[e for e in q.entity_ids if kind.get(e) in k and e in gi.canonical] for k in BRIDGE_KINDS]
+    if len(q.entity_ids) != 2 or any(len(x) != 1 for x in ends): return []
+    g, f = (gi.index[gi.canonical[x[0]]] for x in ends)
+    if len(gi.triplets_between(g, f)): return []
+    feature = {gi.index[t] for t in hpo_branch(gi, gi.ids[f]) if t in gi.index} | {f}
+    other = lambda x, u: int(gi.tail[x]) if gi.head[x] == u else int(gi.head[x])
+    out = []
+    for x in (x for x in gi.incident(g) if gi.predicate[x] == "caused_by_gene"):
+        d = other(x, g)
+        y = next((y for y in gi.incident(d) if gi.predicate[y] == "characterized_by" and other(y, d) in feature), None)
+        if y is not None: out += [int(x), int(y)]
+        if len(out) >= 2 * most: break
+    return out
+
 # %% ../nbs/11c_question.ipynb #6027336b
 FOCUS_ROWS = 40       # at most this many triplets per question entity
 
@@ -370,6 +406,7 @@ def focus_rows(gi: GraphIndex, q: Question, most: int = FOCUS_ROWS) -> list[int]
     "Triplet rows of the index joining the question's entities to each other, then to entities of the target's kind."
     idx = list(dict.fromkeys(gi.index[gi.canonical[e]] for e in q.entity_ids if e in gi.canonical))
     rows = [int(x) for a in idx for b in idx if a < b for x in gi.triplets_between(a, b)[:5]]
+    rows += bridge_rows(gi, q) if not rows and q.form == "yes_no" else []   # a gene and a feature: via diseases
     if q.target:
         preds = set(q.predicates)
         for u in idx:

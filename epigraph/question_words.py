@@ -230,6 +230,9 @@ def _is_english(w: str) -> bool:
 def last_clause(text: str) -> str:
     ("The question's last clause: after the last full stop, colon, semicolon or dash ('HLA-B*15:02+ patient — avoid "
      "CBZ?').")
+    # a colon after a question word introduces what it asks about ("Which starts earlier: A or B?"), not a new clause
+    stem = re.compile(r"(?:^|[.?!;]\s+)(?:which|what|who|how|when|where|why)\b[^.?!;:]*:\s+", re.I)
+    text = stem.sub(lambda m: m[0].replace(":", ",", 1), text)
     parts = [p for p in re.split(r"(?<=[.?!:;])\s+|\s[—–-]{1,2}\s", text) if re.search(r"[A-Za-z]", p)]
     asked = [p for p in parts if p.rstrip().endswith("?")]
     return (asked or parts or [text])[-1].strip()
