@@ -8,8 +8,7 @@ import re
 from functools import lru_cache
 import numpy as np, pandas as pd
 from .schema import CITATION
-from .history import history_text, history_source, CPIC
-from .cpic_history import cpic_history_text, history_drugs
+from .cpic_history import history_answer
 from .retrieval import GraphIndex, word_key
 from .targets import TARGETS, ONE_VALUED, fits_target, hpo_branch, entity_types
 from .question import Question, parse_question, BRIDGES
@@ -26,7 +25,7 @@ __all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'ACTED', 'GROUPS', 'GROUP_LEADS', 'PREDI
            'VALUE_WORDS', 'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK', 'SHARED', 'QUALIFIERS', 'answer_rows',
            'ranked', 'onset_sentence', 'only', 'action_sentences', 'fact_line', 'for_population', 'treatment_groups',
            'grouped_text', 'abstain', 'value_verdict', 'yes_no_text', 'bridge_text', 'shared_text', 'qualified',
-           'grouped', 'list_text', 'dated_text', 'answer_groups', 'history', 'read_free', 'free_reader']
+           'grouped', 'list_text', 'dated_text', 'answer_groups', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -268,6 +267,8 @@ def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
      "for plain groups.")
     groups = treatment_groups(manifest, q, ents, found)
     if all(g["relation"] == "treated" for g in groups): return None
+    if FIRST_LINE.search(q.text):     # asked for the first line: every subject's first line before the rest
+        groups = sorted(groups, key=lambda g: g["relation"] != "first_line")
     lines = [] if any(g["relation"] == "first_line" for g in groups) or not FIRST_LINE.search(q.text) else [
         f"No source in the evidence graph calls a drug first line for {ents[int(found.subject.iloc[0])].name}."]
     for g in groups:     # each group is named after its own subject and cites only its rows
@@ -504,15 +505,6 @@ def answer_groups(manifest, q: Question, ents, found: pd.DataFrame, text: str) -
     return treatment_groups(manifest, q, ents, found[manifest.key.iloc[list(found.row)].isin(cited).to_numpy()])
 
 
-# %% ../nbs/12b_focused.ipynb #64ef1754
-def history(manifest, gi: GraphIndex, q: Question, ents) -> str:
-    "A source's history: CPIC's changes to its advice on a drug (`11n_cpic_history`), else Genes4Epilepsy's listings."
-    named, yes_no = [(e.entity_id, e.name) for e in ents], q.form == "yes_no"
-    if history_source(q.text) == CPIC:
-        drugs = history_drugs(entity_types(gi)[1], named, manifest)
-        return cpic_history_text(manifest, drugs, q.text, yes_no, q.years, q.negated)
-    return history_text(manifest, named, q.text, yes_no, q.as_of, q.negated)
-
 # %% ../nbs/12b_focused.ipynb #935ceb30
 def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool = True, registry=None) -> dict:
     "The focused answer to a parsed question without options: text, the rows it rests on, and why when it abstains."
@@ -530,7 +522,9 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
         return dict(text=abstain(q, []), abstained=True, reason=f"{', '.join(q.unknown)} is not in the graph")
     if q.target in ("drug", "safety", "dose") and len(found):       # only the rows for the patient described
         found = for_population(manifest, found, q)[list(found.columns)]
-    text = history(manifest, gi, q, ents) if q.target == "history" else dated_text(manifest, gi, q, ents, found)
+    named = [(e.entity_id, e.name) for e in ents]
+    text = (history_answer(manifest, entity_types(gi)[1], q, named) if q.target == "history"
+            else dated_text(manifest, gi, q, ents, found))
     if text is None: text = shared_text(manifest, gi, q, ents, found)
     if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)

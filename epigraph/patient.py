@@ -9,8 +9,9 @@ from .retrieval import GraphIndex
 from .guidance import POPULATION_WORDS, population_spans, stated_population
 
 # %% auto #0
-__all__ = ['SEIZURE', 'GROUP_ENTITY', 'MOST_NARROWER', 'MOST_BROADER', 'patient_seeds', 'guidance_population',
-           'population_entities', 'guided', 'narrower_entities', 'broader_entities']
+__all__ = ['SEIZURE', 'GROUP_ENTITY', 'MOST_NARROWER', 'MOST_BROADER', 'MOST_SEIZURE_TYPES', 'patient_seeds',
+           'guidance_population', 'population_entities', 'guided', 'narrower_entities', 'broader_entities', 'given',
+           'seizure_type_entities']
 
 # %% ../nbs/11i_patient.ipynb #df02ed73
 def patient_seeds(text: str, starts, ends) -> np.ndarray:
@@ -78,4 +79,32 @@ def broader_entities(gi: GraphIndex, target: str|None, ents: list[dict]) -> list
                              text="", start=0, end=0, method=f"broader than {e['name']}, with guideline rows")
                         for p in hit]
                 break
+    return out
+
+# %% ../nbs/11i_patient.ipynb #d7f01600
+MOST_SEIZURE_TYPES = 4     # seizure types a syndrome is read through, at most
+
+def given(gi: GraphIndex) -> tuple[frozenset, frozenset]:
+    "(conditions a guideline row names a first-line drug for, conditions a guideline row names any drug to give for)."
+    if (got := gi.__dict__.get("_given")) is None:
+        ev, t = gi.kg.evidence, gi.kg.triplets
+        t = t[t.triplet_id.isin(set(ev.triplet_id[ev.source == "guidance"]))]
+        first = frozenset(t["tail"][t.predicate == "first_line_for"])     # drug first_line_for condition
+        got = gi._given = (first, first | frozenset(t["head"][t.predicate == "treated_with"]))   # condition first
+    return got
+
+def seizure_type_entities(gi: GraphIndex, target: str|None, ents: list[dict], seizure_types) -> list[dict]:
+    "For a treatment question's syndrome that no row gives a drug for: its seizure types that have a first-line row."
+    if target != "drug": return []
+    (first, give), have, out = given(gi), {e["entity_id"] for e in ents}, []
+    for e in ents:
+        i = gi.canonical.get(e["entity_id"])
+        if e.get("layer") != "L1" or i is None or i in give: continue
+        u = gi.index[i]
+        ends = (gi.ids[gi.tail[x] if gi.head[x] == u else gi.head[x]] for x in gi.incident(u)
+                if gi.predicate[x] == "characterized_by")
+        kinds = sorted({k for k in ends if k in seizure_types and k in first and k not in have})[:MOST_SEIZURE_TYPES]
+        out += [dict(entity_id=k, name=gi.names[gi.index[k]], layer="L2", type="phenotype", text="", start=0, end=0,
+                     method=f"a seizure type of {e['name']}, with first-line guideline rows") for k in kinds]
+        have |= set(kinds)
     return out

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, asdict
 import numpy as np, pandas as pd
 from .guidance import without_population, stated_population
 from .patient import (patient_seeds, guidance_population, population_entities, narrower_entities,
-                              broader_entities, SEIZURE)
+                              broader_entities, seizure_type_entities, SEIZURE)
 from .history import history_source, SOURCE_NAMES
 from .targets import TARGETS, hpo_branch, entity_types, fits_target, value_target
 from .subjects import choose_subjects, _candidate
@@ -327,12 +327,19 @@ def _only_general(seeds: pd.DataFrame) -> bool:
 # %% ../nbs/11c_question.ipynb #768bd558
 def about_patient(gi: GraphIndex, q: Question, text: str) -> Question:
     ("Fill in who the question is about (notebook `11i_patient`): its population and age, a treatment target where it "
-     "states a population, the entity of a group of people it names, and the seizure type a guideline speaks of.")
+     "states a population, the entity of a group of people it names, the seizure type a guideline speaks of, and "
+     "a syndrome's seizure types.")
     q.qualifiers, q.age = guidance_population(text, q.entities, hpo_branch(gi, SEIZURE))
     if q.target is None and q.qualifiers: q.target = "drug"    # who a treatment is for: a treatment question
     q.entities += population_entities(gi, q.target, q.entity_ids, q.qualifiers)
     q.entities += (narrower_entities(gi, q.target, q.entities, lambda e: hpo_branch(gi, e))
                    + broader_entities(gi, q.target, q.entities))
+    if kinds := seizure_type_entities(gi, q.target, q.entities, hpo_branch(gi, SEIZURE)):
+        q.entities += kinds       # several seizure types: the rows for people with other seizure types apply
+        q.qualifiers, q.age = guidance_population(text, q.entities, hpo_branch(gi, SEIZURE))
+        syndrome = next(e["name"] for e in q.entities if e.get("layer") == "L1")
+        q.read_as.append(f"read {syndrome} through its seizure types that guideline rows give first-line drugs for: "
+                         f"{', '.join(k['name'] for k in kinds)}")
     return q
 
 
