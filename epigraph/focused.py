@@ -11,13 +11,13 @@ from .schema import CITATION
 from .cpic_history import history_answer
 from .retrieval import GraphIndex, word_key
 from .targets import TARGETS, ONE_VALUED, fits_target, hpo_branch, entity_types
-from .question import Question, parse_question, BRIDGES
+from .question import Question, parse_question, BRIDGES, BRIDGE_PREDICATES
 from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
                               first_day, TIER_FACTOR, unverified_rows)
 from .treatment_sources import POPULATION_IDS, GENOTYPE_PREFIXES
 from .patient import GROUP_ENTITY
-from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits, paraphrase_of, statements,
+from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits, paraphrase_of, statement_rows,
                                HARM_RELATIONS, GIVE_RELATIONS)
 
 # %% auto #0
@@ -137,15 +137,10 @@ ACTED = ("dose_adjust", "test_before")   # a guideline's relations that say what
 
 def action_sentences(manifest, rows) -> list[str]:
     "What the guideline says to do in the dose or testing rows among `rows`: their paraphrases, each cited."
-    said: dict = {}
-    for j in rows:
-        r = manifest.iloc[j]
-        if r.source != "guidance" or (rel := row_relation(r)) not in ACTED: continue
-        para = paraphrase_of(str(r.text), rel).rstrip(". ")
-        key = re.sub(re.escape(str(r.tail_name)), "\x00", para, count=1, flags=re.I)
-        said.setdefault(key, []).append((j, str(r.tail_name), para))
-    return [_sentence(statements([(d, p) for _, d, p in g])[0], only(manifest, [j for j, _, _ in g]))
-            for g in said.values()]
+    acted = [(j, r, rel) for j in rows if (r := manifest.iloc[j]).source == "guidance"
+             and (rel := row_relation(r)) in ACTED]
+    said = statement_rows([(str(r.tail_name), paraphrase_of(str(r.text), rel).rstrip(". ")) for _, r, rel in acted])
+    return [_sentence(text, only(manifest, [acted[k][0] for k in at])) for text, at in said]
 
 # %% ../nbs/12b_focused.ipynb #66bfbd80
 def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
@@ -371,7 +366,7 @@ def bridge_text(manifest, gi, q: Question, ents) -> str|None:
     via: dict = {}
     for j, (h, t, p) in enumerate(zip(heads, tails, preds)):
         for side, own in ((0, a), (1, b)):
-            if p in ("caused_by_gene", "characterized_by") and (h in own) != (t in own) and not {h, t} & (a & b):
+            if p in BRIDGE_PREDICATES and (h in own) != (t in own) and not {h, t} & (a & b):
                 via.setdefault(t if h in own else h, [None, None])[side] = j
     paths = [js for m, js in via.items() if None not in js and m not in a | b][:BRIDGES]
     if not paths: return None

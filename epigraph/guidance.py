@@ -15,7 +15,7 @@ __all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', '
            'POPULATION_WORDS', 'HARD_QUALIFIERS', 'OPPOSITE', 'AGE_WORDS', 'CONTRARY', 'relation_agrees',
            'qualifiers_of', 'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path', 'load_guidance',
            'stated_population', 'population_spans', 'without_population', 'row_fits', 'guidance_rows', 'paraphrase_of',
-           'and_list', 'statements', 'contradictions']
+           'and_list', 'statement_rows', 'statements', 'contradictions']
 
 # %% ../nbs/02e_guidance.ipynb #6f07e5b5
 RELATIONS = ("first_line", "adjunctive", "alternative", "avoid", "contraindicated", "dose_adjust", "test_before")
@@ -244,15 +244,21 @@ def and_list(names: list[str]) -> str:
     "'a', 'a and b', 'a, b and c'."
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
-def statements(rows) -> list[str]:
-    "The distinct paraphrases of (drug name, paraphrase) rows, those differing only in the drug written once for all."
+def statement_rows(rows) -> list[tuple[str, list[int]]]:
+    ("The distinct paraphrases of (drug name, paraphrase) rows, those differing only in the drug written once for "
+     "all, each with the positions of the rows it says.")
     by: dict = {}
-    for drug, text in rows:
+    for k, (drug, text) in enumerate(rows):
         m = re.search(re.escape(drug), text, flags=re.I) if drug else None
-        names = by.setdefault(text if m is None else text[:m.start()] + "\x00" + text[m.end():], [])
+        names, at = by.setdefault(text if m is None else text[:m.start()] + "\x00" + text[m.end():], ([], []))
+        at.append(k)
         if m is not None and m[0].lower() not in {n.lower() for n in names}: names.append(m[0])
-    said = lambda k, ns: and_list(ns[:1] + [n.lower() for n in ns[1:]] if k.startswith("\x00") else ns)
-    return [k.replace("\x00", said(k, ns)) if ns else k for k, ns in by.items()]
+    said = lambda t, ns: and_list(ns[:1] + [n.lower() for n in ns[1:]] if t.startswith("\x00") else ns)
+    return [(t.replace("\x00", said(t, ns)) if ns else t, at) for t, (ns, at) in by.items()]
+
+def statements(rows) -> list[str]:
+    "The distinct paraphrases of (drug name, paraphrase) rows (`statement_rows` without the positions)."
+    return [t for t, _ in statement_rows(list(rows))]
 
 # %% ../nbs/02e_guidance.ipynb #6de616bd
 CONTRARY = {("first_line", "adjunctive"), ("first_line", "alternative")} | {

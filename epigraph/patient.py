@@ -10,8 +10,8 @@ from .guidance import POPULATION_WORDS, population_spans, stated_population
 
 # %% auto #0
 __all__ = ['SEIZURE', 'GROUP_ENTITY', 'MOST_NARROWER', 'MOST_BROADER', 'MOST_SEIZURE_TYPES', 'patient_seeds',
-           'guidance_population', 'population_entities', 'guided', 'narrower_entities', 'broader_entities', 'given',
-           'seizure_type_entities']
+           'guidance_population', 'population_entities', 'guided', 'guidance_triplets', 'narrower_entities',
+           'broader_entities', 'given', 'seizure_type_entities']
 
 # %% ../nbs/11i_patient.ipynb #df02ed73
 def patient_seeds(text: str, starts, ends) -> np.ndarray:
@@ -44,10 +44,14 @@ MOST_NARROWER = 3
 def guided(gi: GraphIndex) -> frozenset:
     "Entities a guideline row names (either end of a triplet with guidance evidence); built once per index."
     if (got := gi.__dict__.get("_guided")) is None:
-        ev, t = gi.kg.evidence, gi.kg.triplets
-        t = t[t.triplet_id.isin(set(ev.triplet_id[ev.source == "guidance"]))]
+        t = guidance_triplets(gi)
         got = gi._guided = frozenset(t["head"]) | frozenset(t["tail"])
     return got
+
+def guidance_triplets(gi: GraphIndex) -> pd.DataFrame:
+    "The graph's triplets with guidance evidence."
+    ev, t = gi.kg.evidence, gi.kg.triplets
+    return t[t.triplet_id.isin(set(ev.triplet_id[ev.source == "guidance"]))]
 
 def narrower_entities(gi: GraphIndex, target: str|None, ents: list[dict], below) -> list[dict]:
     "Terms below a treatment question's phenotypes that guideline rows name, where the phenotype has none (`below`)."
@@ -87,8 +91,7 @@ MOST_SEIZURE_TYPES = 4     # seizure types a syndrome is read through, at most
 def given(gi: GraphIndex) -> tuple[frozenset, frozenset]:
     "(conditions a guideline row names a first-line drug for, conditions a guideline row names any drug to give for)."
     if (got := gi.__dict__.get("_given")) is None:
-        ev, t = gi.kg.evidence, gi.kg.triplets
-        t = t[t.triplet_id.isin(set(ev.triplet_id[ev.source == "guidance"]))]
+        t = guidance_triplets(gi)
         first = frozenset(t["tail"][t.predicate == "first_line_for"])     # drug first_line_for condition
         got = gi._given = (first, first | frozenset(t["head"][t.predicate == "treated_with"]))   # condition first
     return got

@@ -22,9 +22,9 @@ from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expa
 # %% auto #0
 __all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS', 'YES_NO',
            'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET',
-           'TIER_WORDS', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS', 'FOCUS_ROWS', 'asked_noun', 'question_target',
-           'parse_as_of', 'negated', 'Question', 'link_question', 'about_patient', 'parse_question', 'bridge_rows',
-           'focus_rows']
+           'TIER_WORDS', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun',
+           'question_target', 'parse_as_of', 'negated', 'Question', 'link_question', 'about_patient', 'parse_question',
+           'bridge_rows', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #15976c00
 # who gets it, by age: "how early does X show up?", "is X a childhood disease?", "seen in newborns?"
@@ -388,6 +388,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
 # %% ../nbs/11c_question.ipynb #5e82cd28
 BRIDGES = 3     # diseases a bridged yes/no answer names at most
 BRIDGE_KINDS = (("gene", "variant"), ("phenotype", "seizure_type", "adverse_effect"))   # the ends it joins
+BRIDGE_PREDICATES = ("caused_by_gene", "characterized_by")     # gene -> disease, disease -> feature
 
 def bridge_rows(gi: GraphIndex, q: Question, most: int = BRIDGES) -> list[int]:
     "Rows joining the one gene a question names to the one feature it names through diseases the gene causes."
@@ -399,9 +400,10 @@ def bridge_rows(gi: GraphIndex, q: Question, most: int = BRIDGES) -> list[int]:
     feature = {gi.index[t] for t in hpo_branch(gi, gi.ids[f]) if t in gi.index} | {f}
     other = lambda x, u: int(gi.tail[x]) if gi.head[x] == u else int(gi.head[x])
     out = []
-    for x in (x for x in gi.incident(g) if gi.predicate[x] == "caused_by_gene"):
+    causes, has = BRIDGE_PREDICATES
+    for x in (x for x in gi.incident(g) if gi.predicate[x] == causes):
         d = other(x, g)
-        y = next((y for y in gi.incident(d) if gi.predicate[y] == "characterized_by" and other(y, d) in feature), None)
+        y = next((y for y in gi.incident(d) if gi.predicate[y] == has and other(y, d) in feature), None)
         if y is not None: out += [int(x), int(y)]
         if len(out) >= 2 * most: break
     return out
