@@ -10,6 +10,7 @@ import numpy as np, pandas as pd
 from .schema import PREDICATES
 from .config import get_settings
 from .sources import load_bc5cdr, load_pubmedqa, epilepsy_subset, Rejects
+from . import extraction, relations
 from .relations import sentence_spans
 from .curated import load_cpic, antiseizure_pairs, load_genes4epilepsy, cpic_raw
 from .ontologies import load_hpo, load_epio, load_mesh, hpo_release
@@ -246,8 +247,7 @@ def _entity_names(e: pd.DataFrame, labels: dict) -> pd.DataFrame:
 # %% ../nbs/07a_adapters.ipynb #b38f83aa
 def _extracted(found: pd.DataFrame, source: str, labels: dict|None = None,
                entities: bool = True) -> tuple[pd.DataFrame|None, pd.DataFrame]:
-    "Entity proposals (None unless `entities`) and claims, one per evidence sentence, from `relations.extract`."
-    from epigraph import relations
+    "Entity proposals (None unless `entities`) and claims, one per evidence sentence, from `extraction.extract`."
     rows, ents = [], []
     for r in found.sort_values(["pmid", "head_id", "predicate", "tail_id"]).itertuples(index=False):
         hs, ts = relations.split_ids(r.head_id), relations.split_ids(r.tail_id)
@@ -270,21 +270,19 @@ def _mesh_labels(mesh: pd.DataFrame|None = None) -> dict[str, str]:
     return dict(zip(d.id, d.label))
 
 def relations_source(split: str = "dev", mesh: pd.DataFrame|None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    "Entity proposals and claims from `epigraph.relations.extract` on the gold mentions of one BC5CDR split."
-    from epigraph import relations
+    "Entity proposals and claims from `epigraph.extraction.extract` on the gold mentions of one BC5CDR split."
     loaded = relations.bc5cdr_split(split)
     docs = loaded["documents"][["pmid", "title", "abstract"]]
-    _, found = relations.extract(docs, mentions=relations.gold_mentions(loaded))
+    _, found = extraction.extract(docs, mentions=relations.gold_mentions(loaded))
     return _extracted(found, f"bc5cdr-{split}", _mesh_labels(mesh))
 
 def pubmedqa_source(mesh: pd.DataFrame|None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Entity proposals and claims extracted (predicted entities, no LLM) from the PubMedQA abstracts about epilepsy."
-    from epigraph import relations
     pqa = load_pubmedqa()
     items = pqa["items"][pqa["items"].pmid.isin(epilepsy_subset(pqa))].sort_values("pmid")
     # PubMedQA keeps each abstract as its question (the article's title as a question) and its context paragraphs
     docs = pd.DataFrame({"pmid": items.pmid, "title": items.question, "abstract": items.contexts.map(" ".join)})
-    _, found = relations.extract(docs)
+    _, found = extraction.extract(docs)
     return _extracted(found, "pubmedqa", _mesh_labels(mesh))
 
 # %% ../nbs/07a_adapters.ipynb #07f58c45

@@ -12,8 +12,8 @@ from .pprpcst import retrieve_ppr_pcst, top_indices, nodes_table
 
 # %% auto #0
 __all__ = ['RRF_K', 'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25',
-           'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'semantic_method', 'hybrid_method', 'bm25_method',
-           'baseline_method']
+           'retrieve_hybrid', 'BaselineGraph', 'retrieve_baseline', 'abstracts_of', 'baseline_of', 'semantic_method',
+           'hybrid_method', 'bm25_method', 'baseline_method']
 
 # %% ../nbs/11g_baselines.ipynb #4ab0cde7
 class NodeEmbeddings:
@@ -233,6 +233,16 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
                      text=text, params=params)
 
 # %% ../nbs/11g_baselines.ipynb #ec9e50f7
+def abstracts_of(R) -> AbstractIndex:
+    "The BM25 index of the Retriever's abstracts, built on first use and kept on it."
+    if R.abstracts is None: R.abstracts = AbstractIndex(R.passages if R.passages is not None else abstract_corpus())
+    return R.abstracts
+
+def baseline_of(R) -> BaselineGraph:
+    "The released baseline's networkx graph of the Retriever's index, built on first use and kept on the index."
+    if getattr(R.graph, "_baseline", None) is None: R.graph._baseline = BaselineGraph(R.graph)
+    return R.graph._baseline
+
 def semantic_method(R, query: str, **params) -> Retrieved:
     "The registered `semantic` method."
     return retrieve_semantic(R.graph, query, **params)
@@ -243,8 +253,8 @@ def hybrid_method(R, query: str, **params) -> Retrieved:
 
 def bm25_method(R, query: str, **params) -> Retrieved:
     "The registered `bm25` method, on the Retriever's abstracts (built on first use)."
-    return retrieve_bm25(R.abstracts, query, **params)
+    return retrieve_bm25(abstracts_of(R), query, **params)
 
 def baseline_method(R, query: str, **params) -> Retrieved:
     "The registered `baseline` method, on the Retriever's networkx graph (built on first use)."
-    return retrieve_baseline(R.baseline, query, **params)
+    return retrieve_baseline(baseline_of(R), query, **params)

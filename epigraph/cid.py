@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 import numpy as np, pandas as pd
 from fastcore.basics import patch
-from .config import get_settings, write_atomic
+from .config import SOURCES, get_settings, write_atomic
 from .relations import (Hit, DocEntities, documents_entities, TRIPLET_COLUMNS, empty_triplets, _triplet,
                                 hits_by_sentence, bc5cdr_split, gold_mentions, cid_set, relation_scores,
                                 RULES, rule_groups, pair_firings)
@@ -435,7 +435,6 @@ def tune_threshold(model: CIDClassifier, documents: pd.DataFrame, mentions: pd.D
 def _model_path(tuning: str) -> Path:
     h = hashlib.sha256()
     for name in ("bc5cdr-train", "bc5cdr-dev"):
-        from epigraph.config import SOURCES
         h.update(SOURCES[name].sha256.encode())
     h.update(f"{MODEL_VERSION}|{tuning}".encode())
     return get_settings().build_dir/"relations"/f"cid_classifier_{h.hexdigest()[:16]}.pkl"

@@ -104,7 +104,7 @@ def _reject_line(r) -> str:
     return printable(f"  set aside: {Path(r.file).name}{where}: {r.reason}")
 
 def _cmd_extract(args):
-    from epigraph.relations import extract_file
+    from epigraph.extraction import extract_file
     res = extract_file(Path(args.input), Path(args.output))
     rejects = res["rejects"]
     print(f"{args.output}: {res['documents']} documents, {res['mentions']} mentions, {res['cid']} CID relations "

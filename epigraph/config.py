@@ -11,10 +11,11 @@ from functools import lru_cache
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['BULK_GC_THRESHOLD', 'LOAD_PATH', 'CODE_PACKAGE', 'SOURCES', 'PACKAGE_SOURCES', 'EMBEDDINGS_EXTRA', 'project_root',
-           'Settings', 'get_settings', 'get_logger', 'output_target', 'is_stream', 'check_output', 'write_atomic',
-           'fewer_collections', 'is_load_path', 'load_by_name', 'imported_modules', 'code_version_of', 'Source',
-           'PackageSource', 'SourceError', 'sha256_of', 'fetch', 'minilm_available', 'minilm_model', 'registry_table']
+__all__ = ['BULK_GC_THRESHOLD', 'LOAD_PATH', 'CODE_PACKAGE', 'STAGES', 'SOURCES', 'PACKAGE_SOURCES', 'EMBEDDINGS_EXTRA',
+           'project_root', 'Settings', 'get_settings', 'get_logger', 'output_target', 'is_stream', 'check_output',
+           'write_atomic', 'fewer_collections', 'is_load_path', 'load_by_name', 'imported_modules', 'code_version_of',
+           'stage_of', 'Source', 'PackageSource', 'SourceError', 'sha256_of', 'fetch', 'minilm_available',
+           'minilm_model', 'registry_table']
 
 # %% ../nbs/00_config.ipynb #e1e4b2a6
 def project_root() -> Path:
@@ -254,6 +255,28 @@ def code_version_of(*entries: str, package_dir: Path|str|None = None, n: int = 1
     h = hashlib.sha256()
     for name, src in sorted(sources.items()): h.update(f"{name}\n".encode() + src)
     return h.hexdigest()[:n]
+
+# %% ../nbs/00_config.ipynb #a7b80326
+# the pipeline's stages in order, each with its modules: a module imports from its own stage and earlier ones only
+STAGES = {
+    "data": ("config", "schema", "pgdump", "sources", "curated", "ontologies", "pubmed", "pmids", "pubmed_xml",
+             "mondo", "guidance", "llm"),
+    "extract": ("lexicon", "ner", "normalise", "relations", "cid", "extraction", "adapters", "treatment_sources"),
+    "graph": ("graph", "store", "graph_checks", "temporal", "ages", "build", "corpus", "ingest"),
+    "retrieve": ("retrieval", "question_words", "targets", "subjects", "patient", "manifest", "history", "question",
+                 "chains", "pprpcst", "baselines", "uretrieval", "hypergraph"),
+    "answer": ("metrics", "readers", "cpic_history", "focused", "answer", "ask", "viewer"),
+    "bench": ("bench", "runs", "own_words", "tasks", "tasks_time"),
+    "eeg": ("eeg", "eeg_analysis"),
+    "book": ("book", "cli"),
+}
+
+def stage_of(module: str) -> int:
+    "The position in `STAGES` of a package module's stage (`epigraph.relations` or `relations`)."
+    name = module.removeprefix(f"{CODE_PACKAGE}.")
+    for i, names in enumerate(STAGES.values()):
+        if name in names: return i
+    raise KeyError(f"module {module} has no stage: add it to config.STAGES")
 
 # %% ../nbs/00_config.ipynb #5fbe1545
 @dataclass(frozen=True)

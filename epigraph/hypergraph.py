@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from fastcore.basics import patch
-from .config import get_settings
+from .config import get_settings, code_version_of
 from .schema import TIERS, CITATION
 from .schema import evidence_key
 from .retrieval import (PARAMS, Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, edge_table,
-                                approx_tokens)
+                                approx_tokens, link_by_names)
 from .pprpcst import seed_indices, personalized_pagerank
 from .guidance import qualifier_phrase, paraphrase_of, statements, and_list
 
@@ -182,7 +182,6 @@ def populations(drugs: list[str], tokens: list[tuple]) -> list[str]:
 
 def _named(gi: GraphIndex, text: str, layer: dict, layers=("L4",)) -> list[str]:
     "Entities of `layers` named in `text`: drugs (a genotype named besides the row's own is a population, 'negative')."
-    from epigraph.retrieval import link_by_names
     return list(dict.fromkeys(e for e in link_by_names(gi, text).entity_id if layer.get(e) in layers))
 
 ROLE_OF_LAYER = {"L1": "syndrome", "L2": "phenotype", "L3": "genotype", "L4": "drug", "L5": "condition"}
@@ -231,7 +230,6 @@ HYPERGRAPH_VERSION = "3"
 def code_version() -> str:
     ("A hash of the source of this module and of every package module it imports, transitively (the guidance "
      "phrases in a hyperedge's text change with `epigraph.guidance`), else HYPERGRAPH_VERSION.")
-    from epigraph.config import code_version_of
     try: return code_version_of("epigraph.hypergraph")
     except (ImportError, OSError, SyntaxError, ValueError): return HYPERGRAPH_VERSION
 

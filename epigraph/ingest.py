@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 from . import adapters, corpus, graph, store
 from .config import get_settings, get_logger, fewer_collections
-from .build import INGESTED_KIND   # the manifest's `kind` of a graph this module makes
+# INGESTED_KIND: the manifest's `kind` of a graph this module makes
+from .build import INGESTED_KIND, built_kg, graph_code_version, _build_lock
 
 # %% auto #0
 __all__ = ['BASES', 'EXTRA_TABLES', 'UNSTORED_DOC_COLUMNS', 'LLM_FAILED', 'FORK_OK', 'SCHEDULER_SCHEMES', 'LEXICON_ENTITY_SOURCE',
@@ -63,11 +64,11 @@ LLM_FAILED = "LLM extractor: "   # a reject of the LLM alone: the document stays
 
 def extract_documents(docs: pd.DataFrame, use_llm: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Claims (`adapters.CLAIM_COLUMNS`) from a batch of corpus documents, and the documents the extractors set aside."
-    from epigraph import normalise, relations
+    from epigraph import extraction, normalise
     keyed = pd.DataFrame(dict(pmid=np.arange(1, len(docs) + 1), title=docs.title.to_numpy(),
                               abstract=docs.abstract.to_numpy()))
     norm = _normaliser()
-    _, found = relations.extract(keyed, mentions=normalise.extract_entities(keyed, norm, fast=True), use_llm=use_llm)
+    _, found = extraction.extract(keyed, mentions=normalise.extract_entities(keyed, norm, fast=True), use_llm=use_llm)
     claims = (adapters._extracted(found, graph.INGESTED_PREFIX, entities=False)[1] if len(found)
               else adapters.claims_frame(pd.DataFrame()))
     r = found.attrs.get("rejects", pd.DataFrame(columns=["pmid", "stage", "reason"]))
@@ -308,7 +309,6 @@ def open_graph(folder, base: str|None = None) -> Stored:
     if base not in BASES: raise ValueError(f"--base {base}: give one of {', '.join(BASES)}")
     if base == "none": kg, m = empty_graph(), dict(base="none")
     else:
-        from epigraph.build import built_kg
         kg = built_kg()
         version = store.read_manifest(get_settings().build_dir/"kg").get("code_version")
         m = dict(base="default", base_code_version=version)
@@ -316,7 +316,6 @@ def open_graph(folder, base: str|None = None) -> Stored:
 
 def save_graph(st: Stored, folder, **extra) -> Path:
     "Write the graph and its two tables into `folder` in one atomic swap."
-    from epigraph.build import graph_code_version
     man = {k: v for k, v in st.manifest.items() if k in ("base", "base_code_version")}
     man.update(kind=INGESTED_KIND, code_version=graph_code_version(), documents=len(st.documents),
                corpora=sorted(set(st.documents.corpus.tolist())), **extra)
@@ -471,7 +470,6 @@ def _replace_documents(st: Stored, docs: pd.DataFrame, drop: set, gone: set) -> 
 def ingest(paths, folder, base: str|None = None, corpus_name: str|None = None,
            params: IngestParams = IngestParams()) -> IngestReport:
     "Ingest files or folders of literature into the graph in `folder` (started from `base` when new); atomic save."
-    from epigraph.build import _build_lock
     t0 = time.perf_counter()
     files = corpus.corpus_files(paths)   # one-line errors before any work
     folder = store.check_graph_folder(folder, replacing=True)
@@ -525,7 +523,6 @@ def read_ids(path) -> list[str]:
 
 def remove(folder, ids) -> IngestReport:
     "Remove documents (their evidence; triplets and entities left with none) from an ingested graph; atomic save."
-    from epigraph.build import _build_lock
     t0, folder = time.perf_counter(), store.check_graph_folder(folder, replacing=True)
     if not (store._saved_folder(folder)/"manifest.json").exists():
         raise FileNotFoundError(f"{folder} holds no ingested graph — nothing to remove")

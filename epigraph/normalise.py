@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 from rapidfuzz import fuzz, process
-from .config import get_logger
+from .config import get_logger, get_settings, fewer_collections
 from .schema import ENTITY_TYPES, validate_mentions
 from .sources import load_bc5cdr
 from .lexicon import load_lexicon, lexicon_digest, normalise_key, training_mentions, mesh_qualifiers
@@ -451,7 +451,6 @@ def _normaliser_key(stages: tuple[str, ...]) -> str:
 def stored_normaliser(stages: tuple[str, ...] = DICTIONARY_STAGES) -> Normaliser:
     "`default_normaliser(stages=stages)`, from its pickle in the build folder when code and lexicon are unchanged."
     import os, pickle
-    from epigraph.config import get_settings, fewer_collections
     path = get_settings().build_dir/"normaliser"/f"{_normaliser_key(stages)}.pkl"
     if path.exists():
         try:

@@ -13,7 +13,8 @@ from .patient import (patient_seeds, guidance_population, population_entities, n
 from .history import history_source, SOURCE_NAMES
 from .targets import TARGETS, hpo_branch, entity_types, fits_target, value_target
 from .subjects import choose_subjects, _candidate
-from .retrieval import GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table
+from .retrieval import (GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table,
+                                link_by_names)
 from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
                                      prefix_entities,
                                      american_spelling, age_entities, _name_words, _is_english, HEAD_LAYER,
@@ -309,7 +310,6 @@ def _in_compound(text: str, a: int, b: int) -> bool:
 
 def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataFrame:
     "Graph names spelled exactly by a linked span whose entity is another (the NER read 'visual loss' as a MeSH term)."
-    from epigraph.retrieval import link_by_names
     names = link_by_names(gi, text)
     headed = [head_word(text[a:b]) in HEAD_LAYER and " " in text[a:b].strip() for a, b in zip(names.start, names.end)]
     names = names[(names.method == "graph name") | ((names.method == "graph synonym") & np.array(headed, dtype=bool))]

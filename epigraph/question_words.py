@@ -7,7 +7,7 @@ from __future__ import annotations
 import re, unicodedata
 from functools import lru_cache
 import pandas as pd
-from .retrieval import GraphIndex, word_key
+from .retrieval import GraphIndex, word_key, _name_table, table_of, SEED_COLUMNS
 
 # %% auto #0
 __all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'OLD_ALLELE', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES',
@@ -98,7 +98,6 @@ inheritance""".split())
 # %% ../nbs/11h_question_words.ipynb #7c1e5a2b
 @lru_cache(maxsize=8)
 def _keys_by_words(gi: GraphIndex) -> dict[int, list[str]]:
-    from epigraph.retrieval import _name_table
     out: dict[int, list[str]] = {}
     for k in _name_table(gi):
         if len(k) >= 6: out.setdefault(k.count(" ") + 1, []).append(k)
@@ -132,14 +131,12 @@ def correct_typos(gi: GraphIndex, text: str, covered: list[tuple[int, int]],
 MAX_PREFIX_HITS = 3
 
 def _sorted_keys(gi: GraphIndex) -> list[str]:
-    from epigraph.retrieval import _name_table
     if getattr(gi, "_sorted_keys", None) is None: gi._sorted_keys = sorted(_name_table(gi))
     return gi._sorted_keys
 
 def prefix_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -> pd.DataFrame:
     "Seed rows for uncovered runs of words that begin at most `MAX_PREFIX_HITS` graph names (longest run first)."
     from bisect import bisect_left
-    from epigraph.retrieval import _name_table, table_of, SEED_COLUMNS
     keys, table = _sorted_keys(gi), _name_table(gi)
     words = list(re.finditer(r"[A-Za-z][A-Za-z0-9'-]*", text))
     rows, used = [], set()
@@ -173,7 +170,6 @@ AGE_WORDS = {   # age words -> the HPO onset term they name (looked up by name i
     r"old age|late life": "Late onset", r"middle age": "Middle age onset"}
 
 def _name_words(gi: GraphIndex) -> set[str]:
-    from epigraph.retrieval import _name_table
     if getattr(gi, "_name_words", None) is None: gi._name_words = {w for k in _name_table(gi) for w in k.split()}
     return gi._name_words
 
@@ -192,7 +188,6 @@ def american_spelling(gi: GraphIndex, text: str) -> tuple[str, list[str]]:
 
 def age_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -> pd.DataFrame:
     "Seed rows for age words after 'in', 'at', 'during' or 'from' that name an HPO onset term the graph holds."
-    from epigraph.retrieval import _name_table, table_of, SEED_COLUMNS
     table, rows = _name_table(gi), []
     for pat, term in AGE_WORDS.items():
         for m in re.finditer(rf"\b(?:in|at|during|from|before|after) (?:the |an? |early |late )?(?P<w>{pat})\b",

@@ -15,11 +15,10 @@ from . import sources
 from .pubmed_xml import read_pubmed_xml
 
 # %% auto #0
-__all__ = ['TRIPLET_COLUMNS', 'RULES', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'REJECT_TABLE_COLUMNS', 'gold_mentions',
-           'bc5cdr_split', 'sentence_spans', 'split_ids', 'mesh_ids', 'role_of', 'Hit', 'hits_by_sentence',
-           'DocEntities', 'documents_entities', 'mesh_hits', 'empty_triplets', 'Rule', 'rule_groups', 'pair_firings',
-           'rule_triplets', 'cid_set', 'relation_scores', 'llm_messages', 'llm_triplets', 'consensus', 'cid_table',
-           'extract', 'read_documents', 'check_output_path', 'extract_file']
+__all__ = ['TRIPLET_COLUMNS', 'RULES', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'gold_mentions', 'bc5cdr_split',
+           'sentence_spans', 'split_ids', 'mesh_ids', 'role_of', 'Hit', 'hits_by_sentence', 'DocEntities',
+           'documents_entities', 'mesh_hits', 'empty_triplets', 'Rule', 'rule_groups', 'pair_firings', 'rule_triplets',
+           'synthetic_mentions', 'cid_set', 'relation_scores', 'llm_messages', 'llm_triplets', 'consensus']
 
 # %% ../nbs/07_relations.ipynb #ae602b65
 def gold_mentions(loaded: sources.Loaded) -> pd.DataFrame:
@@ -296,6 +295,16 @@ def rule_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, rules: list[R
     return pd.DataFrame(rows, columns=TRIPLET_COLUMNS + ["rule"])
 
 
+# %% ../nbs/07_relations.ipynb #e89a23a1
+def synthetic_mentions(pmid: int, text: str, entities: dict[str, tuple[str, str, str]]) -> pd.DataFrame:
+    "Mentions of the given surface strings in `text`: {surface: (entity_id, type, layer)} (for examples and tests)."
+    rows = []
+    for surface, (eid, etype, layer) in entities.items():
+        for m in re.finditer(re.escape(surface), text):
+            rows.append(dict(pmid=pmid, start=m.start(), end=m.end(), text=surface, type=etype, entity_id=eid,
+                             layer=layer, method="synthetic", score=1.0))
+    return pd.DataFrame(rows)
+
 # %% ../nbs/07_relations.ipynb #b4281057
 def cid_set(table: pd.DataFrame) -> set[tuple]:
     "(pmid, chemical, disease) triples of a relation table (`chemical`, `disease`) or a triplet table (`induces` rows)."
@@ -421,129 +430,3 @@ def consensus(*tables: pd.DataFrame) -> pd.DataFrame:
     out["conflict"] = (pd.DataFrame(dict(p=out.pmid, lo=lo, hi=hi)).groupby(["p", "lo", "hi"]).p
                        .transform("size").to_numpy() > 1)
     return out[TRIPLET_COLUMNS + ["extractors", "n_extractors", "evidence", "conflict"]]
-
-# %% ../nbs/07_relations.ipynb #f0ee8a72
-def cid_table(documents: pd.DataFrame, mentions: pd.DataFrame, gold: set, triplets: dict[str, pd.DataFrame],
-              label: str) -> pd.DataFrame:
-    "CID scores of the co-occurrence baseline, each extractor, and the consensus (any / ≥2 agree)."
-    from epigraph.cid import cooccurrence_cid
-    rows = [relation_scores(cooccurrence_cid(documents, mentions), gold, "co-occurrence")]
-    rows += [relation_scores(t, gold, name) for name, t in triplets.items()]
-    c = consensus(*triplets.values())
-    rows += [relation_scores(c, gold, "consensus: any"),
-             relation_scores(c[c.n_extractors >= 2], gold, "consensus: ≥2 agree")]
-    return pd.concat(rows, ignore_index=True).assign(entities=label)
-
-# %% ../nbs/07_relations.ipynb #d41f0b90
-def _document_problem(d) -> str|None:
-    if not isinstance(d.title, str) or not isinstance(d.abstract, str): return "title or abstract is not text"
-    if not (d.title.strip() or d.abstract.strip()): return "empty title and abstract"
-    return None
-
-def _entities(documents: pd.DataFrame) -> pd.DataFrame:
-    from epigraph.normalise import extract_entities
-    return extract_entities(documents)
-
-# %% ../nbs/07_relations.ipynb #b5b7bf9e
-def _entity_errors(mentions: pd.DataFrame) -> list[tuple]:
-    "(pmid, reason) of the documents the entity extractor set aside (too long, no text), from `mentions.attrs`."
-    errors = mentions.attrs.get("errors")
-    return [] if errors is None else list(zip(errors.pmid, errors.error))
-
-def extract(documents: pd.DataFrame, mentions: pd.DataFrame|None = None, use_llm: bool = False,
-            model=None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    "Mentions and consensus triplets for `documents` (pmid, title, abstract); the rejects in `.attrs['rejects']`."
-    # model: an `epigraph.cid.CIDClassifier`; None, the trained one (cached)
-    from epigraph.cid import learned_triplets   # the classifier builds on this module
-    docs = documents.copy()
-    problems = [(d.pmid, p) for d in docs.itertuples(index=False) if (p := _document_problem(d))]
-    docs = docs[~docs.pmid.isin({p for p, _ in problems})].reset_index(drop=True)
-    mentions = _entities(docs) if mentions is None else mentions[mentions.pmid.isin(set(docs.pmid))]
-    if failed := _entity_errors(mentions):   # a document the entity extractor cannot read is set aside, not kept
-        problems += failed; docs = docs[~docs.pmid.isin({p for p, _ in failed})].reset_index(drop=True)
-    built = documents_entities(docs, mentions)   # once, for both extractors
-    tables = {"rule": rule_triplets(docs, mentions, docs=built),
-              "learned": learned_triplets(docs, mentions, model, docs=built)}
-    llm_errors = pd.DataFrame(columns=LLM_ERROR_COLUMNS)
-    if use_llm: tables["llm"], llm_errors = llm_triplets(docs, mentions)
-    triplets = consensus(*tables.values())
-    triplets.attrs["by_extractor"] = tables
-    rejects = pd.DataFrame([dict(pmid=p, stage="document", reason=r) for p, r in problems], columns=LLM_ERROR_COLUMNS)
-    triplets.attrs["rejects"] = pd.concat([rejects, llm_errors], ignore_index=True)
-    return mentions, triplets
-
-# %% ../nbs/07_relations.ipynb #e3dc4a24
-def _binary_problem(head: bytes) -> str|None:
-    "Why the first bytes of a file say it is not a text file (NUL bytes, gzip, mostly undecodable), or None."
-    if head.startswith(b"\x1f\x8b"): return "is gzip-compressed — decompress it first"
-    if (i := head.find(b"\x00")) >= 0: return f"holds binary data (a NUL byte at byte {i}) — give a UTF-8 text file"
-    if head.decode("utf-8", "replace").count("\ufffd") > 0.1 * len(head):
-        return "is mostly not UTF-8 text — give a UTF-8 text file"
-    return None
-
-def read_documents(path: Path|str) -> sources.Loaded:
-    "Documents from a PubTator file or a PubMed XML file (told apart by the first non-blank character)."
-    path = Path(path)
-    if not path.is_file(): raise FileNotFoundError(f"{path}: no such file — give a PubTator or PubMed XML file")
-    with open(path, "rb") as f: head = f.read(65536)
-    if why := _binary_problem(head): raise ValueError(f"{path} {why}; not a PubTator or PubMed XML file")
-    is_xml = head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
-    if is_xml: return read_pubmed_xml(path, source=path.name)
-    return sources.read_pubtator(path, source=path.name)
-
-def _pubtator_mentions(mentions: pd.DataFrame) -> pd.DataFrame:
-    "Chemical/Disease mentions in PubTator writer columns (bare MeSH ids joined by |, else the MeSH view, else -1)."
-    role = pd.Series([role_of(t, l) for t, l in zip(mentions.type, mentions.layer)], index=mentions.index, dtype=object)
-    m = mentions[role.isin(["chemical", "disease"])].copy()   # a boolean Series: an empty one still keeps the columns
-    m["type"] = ["Chemical" if r == "chemical" else "Disease" for r in role[m.index]]
-    view = m["mesh_curie"] if "mesh_curie" in m else pd.Series(None, index=m.index, dtype=object)
-    m["mesh_id"] = ["|".join(i.removeprefix("MESH:") for i in mesh_ids(e, v)) or "-1"
-                     for e, v in zip(m.entity_id, view)]
-    m["extra"] = None
-    return m.sort_values(["pmid", "start", "end"])[["pmid", "start", "end", "text", "type", "mesh_id", "extra"]]
-
-# %% ../nbs/07_relations.ipynb #963749a9
-def check_output_path(out_path: Path|str, *inputs: Path|str) -> Path:
-    "Refuse, before any work, an output that is one of the inputs, a folder, or in a folder that does not exist."
-    out = Path(out_path)
-    for i in map(Path, inputs):
-        if out.resolve() == i.resolve() or (out.exists() and i.exists() and out.samefile(i)):
-            raise ValueError(f"output {out} is the input file {i} — give another output path "
-                             "(inputs are never overwritten)")
-    if out.is_dir(): raise IsADirectoryError(f"output {out} is a folder — give the path of a file to write")
-    if not out.parent.is_dir(): raise FileNotFoundError(f"output folder {out.parent} does not exist — create it first")
-    return out
-
-REJECT_TABLE_COLUMNS = ["file", "line", "record_id", "stage", "reason"]
-
-def _no_documents(path: Path, loaded: sources.Loaded) -> str:
-    if loaded.n_read == 0: return f"{path}: no PubTator or PubMed XML records in it (empty?) — nothing to extract"
-    r = loaded.rejects.iloc[0]
-    return f"{path}: none of its {loaded.n_read} records could be read (first, line {r.line}: {r.reason})"
-
-def _reject_table(path: Path, loaded: sources.Loaded, trip: pd.DataFrame) -> pd.DataFrame:
-    "Every record set aside, reader's and extractor's, in one table (line numbers as integers, missing when none)."
-    read = loaded.rejects.assign(stage="read")
-    later = trip.attrs["rejects"].rename(columns={"pmid": "record_id"}).assign(file=str(path), line=None)
-    t = pd.concat([read[REJECT_TABLE_COLUMNS], later[REJECT_TABLE_COLUMNS]], ignore_index=True)
-    return t.astype({"line": "Int64", "record_id": "string"})
-
-# %% ../nbs/07_relations.ipynb #62c31076
-def extract_file(in_path: Path|str, out_path: Path|str, use_llm: bool = False,
-                 mentions: pd.DataFrame|None = None) -> dict:
-    "Read PubTator/PubMed XML, extract, write PubTator with mentions and CID lines; returns counts and rejects."
-    in_path, out_path = Path(in_path), check_output_path(out_path, in_path)
-    loaded = read_documents(in_path)
-    docs = loaded["documents"][["pmid", "title", "abstract"]]
-    if docs.empty: raise ValueError(_no_documents(in_path, loaded))
-    ments, trip = extract(docs, mentions=mentions, use_llm=use_llm)
-    dropped = trip.attrs["rejects"].query("stage == 'document'").pmid
-    docs = docs[~docs.pmid.isin(set(dropped))]
-    cid = trip[(trip.predicate == "induces") & trip.head_id.str.startswith("MESH:")
-               & trip.tail_id.str.startswith("MESH:")]
-    rel = pd.DataFrame({"pmid": cid.pmid, "relation": "CID", "chemical": cid.head_id,
-                        "disease": cid.tail_id}).drop_duplicates()
-    written = _pubtator_mentions(ments)
-    sources.write_pubtator({"documents": docs, "mentions": written, "relations": rel}, out_path)
-    return dict(read=loaded.n_read, documents=len(docs), mentions=len(written), cid=len(rel), triplets=len(trip),
-                rejects=_reject_table(in_path, loaded, trip))

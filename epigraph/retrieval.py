@@ -435,23 +435,8 @@ class Retriever:
     "Every retriever behind one call: `Retriever(kg)(query, method='ppr_pcst', **params) -> Retrieved`."
     def __init__(self, kg, passages: pd.DataFrame|None = None):
         self.graph = kg if isinstance(kg, GraphIndex) else GraphIndex(kg)
-        self._passages, self._abstracts = passages, None
-
-    @property
-    def abstracts(self):
-        "The BM25 index of the abstracts (`epigraph.baselines.AbstractIndex`), built on first use."
-        if self._abstracts is None:
-            from epigraph.baselines import AbstractIndex, abstract_corpus
-            self._abstracts = AbstractIndex(self._passages if self._passages is not None else abstract_corpus())
-        return self._abstracts
-
-    @property
-    def baseline(self):
-        "The released baseline's networkx graph (`epigraph.baselines.BaselineGraph`), built on first use."
-        if getattr(self.graph, "_baseline", None) is None:
-            from epigraph.baselines import BaselineGraph
-            self.graph._baseline = BaselineGraph(self.graph)
-        return self.graph._baseline
+        self.passages = passages    # the abstracts BM25 searches; None: the shipped corpus
+        self.abstracts = None       # their BM25 index, built by the bm25 retriever on first use
 
     def __call__(self, query: str, method: str = "ppr_pcst", **params) -> Retrieved:
         if not isinstance(query, str): raise TypeError(f"Retriever: the query must be text, got {type(query).__name__}")

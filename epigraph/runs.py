@@ -41,7 +41,7 @@ def task_retriever(items: list[Item], base: Retriever|None = None) -> Retriever:
                                triplets=kg.triplets[
                                    kg.triplets.triplet_id.isin(set(ev.triplet_id))].reset_index(drop=True),
                                evidence=ev)
-    return Retriever(kept, passages=base._passages)
+    return Retriever(kept, passages=base.passages)
 
 # %% ../nbs/13a_runs.ipynb #460e695f
 SCORE_COLUMNS = ["correct", "abstained", "unsafe", "n_cited", "pmid_verifiability", "ets", "citation_precision",

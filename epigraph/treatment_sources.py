@@ -6,7 +6,7 @@
 from __future__ import annotations
 import json, re
 import pandas as pd
-from .guidance import condition_ids, qualifiers_of
+from .guidance import condition_ids, qualifiers_of, load_guidance
 from .adapters import (CLAIM_COLUMNS, CONDITION_FIRST, CURATED_POPULATIONS, claims_frame, proposals_frame,
                                _json)
 
@@ -91,7 +91,6 @@ def condition_names(g: pd.DataFrame) -> pd.DataFrame:
 
 def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     "The guidance file as drug and condition-name proposals, GUIDELINE claims and the rows set aside."
-    from epigraph.guidance import load_guidance
     from epigraph.normalise import shared_normaliser
     g = load_guidance()
     ids = guidance_drug_ids(g.drug, mesh, shared_normaliser(fast=True).resolve_key)

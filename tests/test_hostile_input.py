@@ -106,7 +106,7 @@ SUMMARY = re.compile(r": (\d+) documents, (\d+) mentions, (\d+) CID relations \(
 
 def check_extract(data: bytes, tmp: Path, name: str = "input.txt"):
     "Run `epigraph extract` on `data`; check the one-line error or the result, and that the input is untouched."
-    from epigraph.relations import read_documents
+    from epigraph.extraction import read_documents
     src, dst = tmp / name, tmp / "out.txt"
     dst.unlink(missing_ok=True)
     src.write_bytes(data); before = digest(src)

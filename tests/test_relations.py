@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from epigraph import pubmed_xml, relations, sources
+from epigraph import extraction, pubmed_xml, relations, sources
 from epigraph import cid as cid_extractor
 from test_llm import FakeServer, _chat_body   # the scripted OpenAI-compatible server (tests/test_llm.py)
 
@@ -40,7 +40,7 @@ def _gold_lines(dev, pmid) -> list[str]:
 def test_extract_file_pubtator_roundtrip(tmp_path, dev, model):
     docs = dev["documents"].head(15)
     src = _write(tmp_path / "in.txt", [_pubtator_block(d, _gold_lines(dev, d.pmid)) for d in docs.itertuples()])
-    summary = relations.extract_file(src, tmp_path / "out.txt", mentions=relations.gold_mentions(dev))
+    summary = extraction.extract_file(src, tmp_path / "out.txt", mentions=relations.gold_mentions(dev))
     out = sources.read_pubtator(tmp_path / "out.txt", "out")
     assert out.reconciles and len(out.rejects) == 0
     assert list(out["documents"].pmid) == list(docs.pmid)
@@ -56,7 +56,7 @@ def test_extract_file_pubtator_roundtrip(tmp_path, dev, model):
 def test_extract_file_pubmed_xml(tmp_path, dev):
     docs = dev["documents"].head(5)
     xml = tmp_path / "in.xml"; xml.write_text(pubmed_xml.to_pubmed_xml(docs[["pmid", "title", "abstract"]]), encoding="utf-8")
-    summary = relations.extract_file(xml, tmp_path / "out.txt", mentions=relations.gold_mentions(dev))
+    summary = extraction.extract_file(xml, tmp_path / "out.txt", mentions=relations.gold_mentions(dev))
     out = sources.read_pubtator(tmp_path / "out.txt", "out")
     assert list(out["documents"].pmid) == list(docs.pmid) and summary["documents"] == 5
     assert len(out["relations"]) == summary["cid"]
@@ -71,7 +71,7 @@ def test_bad_records_cost_only_themselves(tmp_path, dev):
               b"900000103|t|Synthetic: a title with no abstract line",
               _pubtator_block(real[2]).encode()]
     src = _write(tmp_path / "bad.txt", blocks)
-    summary = relations.extract_file(src, tmp_path / "out.txt", mentions=relations.gold_mentions(dev))
+    summary = extraction.extract_file(src, tmp_path / "out.txt", mentions=relations.gold_mentions(dev))
     rj = summary["rejects"]
     assert "not valid UTF-8" in " ".join(rj.reason) and "empty title and abstract" in " ".join(rj.reason)
     set_aside = {str(x) for x in rj.record_id.dropna()} | {str(x) for x in rj.get("pmid", pd.Series(dtype=object)).dropna()}
@@ -91,7 +91,7 @@ def test_megabyte_abstract(tmp_path, dev, model):
                         for word, t, i, l in [("lithium", "Chemical", "MESH:D008094", "L4"), ("tremor", "Disease", "MESH:D014202", "L1")]
                         for m in re.finditer(word, text)])
     t0 = time.perf_counter()
-    _, trip = relations.extract(docs, mentions=pd.concat([relations.gold_mentions(dev), syn], ignore_index=True), model=model)
+    _, trip = extraction.extract(docs, mentions=pd.concat([relations.gold_mentions(dev), syn], ignore_index=True), model=model)
     took = time.perf_counter() - t0
     assert (900000201, "MESH:D008094", "MESH:D014202") in relations.cid_set(trip)
     assert set(dev["documents"].pmid.head(2)) <= set(trip.pmid)
@@ -134,8 +134,8 @@ def test_extract_file_ignores_input_annotations(tmp_path, dev):
     docs = dev["documents"].head(8)
     with_ann = _write(tmp_path / "with.txt", [_pubtator_block(d, _gold_lines(dev, d.pmid)) for d in docs.itertuples()])
     without = _write(tmp_path / "without.txt", [_pubtator_block(d) for d in docs.itertuples()])
-    s1 = relations.extract_file(with_ann, tmp_path / "out1.txt")
-    s2 = relations.extract_file(without, tmp_path / "out2.txt")
+    s1 = extraction.extract_file(with_ann, tmp_path / "out1.txt")
+    s2 = extraction.extract_file(without, tmp_path / "out2.txt")
     assert (tmp_path / "out1.txt").read_bytes() == (tmp_path / "out2.txt").read_bytes()
     out = sources.read_pubtator(tmp_path / "out1.txt", "out")
     assert out.reconciles and len(out.rejects) == 0 and list(out["documents"].pmid) == list(docs.pmid)
