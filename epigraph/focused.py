@@ -10,7 +10,7 @@ import numpy as np, pandas as pd
 from .schema import CITATION
 from .cpic_history import history_answer
 from .retrieval import GraphIndex, word_key
-from .targets import TARGETS, ONE_VALUED, fits_target, hpo_branch, entity_types
+from .targets import TARGETS, ONE_VALUED, fits_target, hpo_branch, entity_types, value_verdict
 from .question import Question, parse_question, BRIDGES, BRIDGE_PREDICATES
 from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
@@ -22,9 +22,9 @@ from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits, paraphrase_o
 
 # %% auto #0
 __all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'ACTED', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST',
-           'VALUE_WORDS', 'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK', 'SHARED', 'QUALIFIERS', 'answer_rows',
-           'ranked', 'onset_sentence', 'only', 'action_sentences', 'fact_line', 'for_population', 'treatment_groups',
-           'grouped_text', 'abstain', 'value_verdict', 'yes_no_text', 'bridge_text', 'shared_text', 'qualified',
+           'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK', 'SHARED', 'QUALIFIERS', 'answer_rows', 'ranked',
+           'onset_sentence', 'only', 'action_sentences', 'fact_line', 'for_population', 'treatment_groups',
+           'grouped_text', 'abstain', 'yes_no_text', 'bridge_text', 'first_line_instead', 'shared_text', 'qualified',
            'grouped', 'list_text', 'dated_text', 'answer_groups', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #4c8287e0
@@ -189,7 +189,9 @@ def for_population(manifest, found: pd.DataFrame, q: Question) -> pd.DataFrame:
         hit = f["pop"].map(lambda p: bool(set(p) & stated))
         has = hit.groupby([f.subject, f.group.fillna("")]).transform("any").astype(bool)
         f = f[hit | ~has]
-    if "after-first-line" in q.qualifiers and (f.group != "first_line").any(): f = f[f.group != "first_line"]
+    asks_first = q.form == "yes_no" and FIRST_LINE.search(q.text)     # "is X first line?" still asks about it
+    if "after-first-line" in q.qualifiers and not asks_first and (f.group != "first_line").any():
+        f = f[f.group != "first_line"]     # what comes after first line
     harm = f.group.isin(("avoid", "contraindicated")) & f["pop"].map(lambda p: bool(set(p) & stated))
     # a drug to avoid for the people named is not offered to them either
     return f[~(f.group.isin(GIVE) & f.answer.isin(set(f.answer[harm])))]
@@ -245,6 +247,9 @@ def treatment_groups(manifest, q: Question, ents, found: pd.DataFrame) -> list[d
     layer = {e["entity_id"]: e.get("layer") for e in q.entities}
     drug = [layer.get(e.entity_id) == "L4" for e in ents]      # "if ethosuximide fails": a drug named, not the subject
     f, out = _drug_as_answer(for_population(manifest, found, q), ents, drug), []
+    # "lamotrigine failed: what next?" is not answered with lamotrigine ("… failed: is X an option?" asks about X)
+    if "after-first-line" in q.qualifiers and q.form != "yes_no":
+        f = f[~(f.group.isin(GIVE) & f.answer.isin({e.entity_id for e, d in zip(ents, drug) if d}))]
     for k in sorted(set(f.subject.astype(int))):
         if drug[k] and not all(drug): continue
         for (g, pop), rows_of in _groups(manifest, f[f.subject == k]).items():
@@ -262,9 +267,11 @@ def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
      "for plain groups.")
     groups = treatment_groups(manifest, q, ents, found)
     if all(g["relation"] == "treated" for g in groups): return None
-    if FIRST_LINE.search(q.text):     # asked for the first line: every subject's first line before the rest
+    # asked for the first line ("when first-line treatment has failed" asks for what comes after it)
+    first_asked = FIRST_LINE.search(q.text) and "after-first-line" not in q.qualifiers
+    if first_asked or q.target == "drug":     # every subject's first line before the rest
         groups = sorted(groups, key=lambda g: g["relation"] != "first_line")
-    lines = [] if any(g["relation"] == "first_line" for g in groups) or not FIRST_LINE.search(q.text) else [
+    lines = [] if any(g["relation"] == "first_line" for g in groups) or not first_asked else [
         f"No source in the evidence graph calls a drug first line for {ents[int(found.subject.iloc[0])].name}."]
     for g in groups:     # each group is named after its own subject and cites only its rows
         rows_of = {a["id"]: a["rows"] for a in g["answers"]}
@@ -290,24 +297,6 @@ def abstain(q: Question, ents: list[Entity], why: str = "") -> str:
     noun = TARGETS[q.target].noun if q.target else "fact"
     return (f"The evidence graph links {_names(ents)} to no {noun}{' ' + why if why else ''} "
             f"(searched: {', '.join(e.name for e in ents)}; relations: {', '.join(q.predicates) or 'any'}).")
-
-
-# %% ../nbs/12b_focused.ipynb #31c1ca0f
-# words a person uses for a mode of inheritance without naming an HPO term ("is it recessive?")
-VALUE_WORDS = {
-    "inheritance": ("dominant", "recessive", "x-linked", "y-linked", "mitochondrial", "autosomal", "sporadic",
-                    "digenic", "polygenic", "multifactorial")}
-
-def value_verdict(gi: GraphIndex, q: Question, ents: list, found: pd.DataFrame) -> bool|None:
-    ("Whether the values found for a one-valued target (onset, inheritance) are the one the question names: an HPO "
-     "term at or below a named value, or a name holding every value word the question says; None when none is named.")
-    values = {a for a in found.answer if fits_target(gi, q.target, a)}
-    asked = [e.entity_id for e in ents if fits_target(gi, q.target, e.entity_id)]
-    if asked: return any(v in hpo_branch(gi, a) for a in asked for v in values)
-    said = {re.sub(r"ly$", "", w) for w in re.findall(r"[a-z][a-z-]+", q.text.lower())}
-    words = [w for w in VALUE_WORDS.get(q.target, ()) if w in said]
-    if not words: return None
-    return any(all(w in gi.names[gi.index[v]].lower() for w in words) for v in values if v in gi.index)
 
 
 # %% ../nbs/12b_focused.ipynb #7100df66
@@ -339,14 +328,20 @@ def _strongest(manifest, groups: pd.DataFrame) -> pd.DataFrame:
     rank = lambda j: RELATION_RANK.index(r) if (r := row_relation(manifest.iloc[j])) in RELATION_RANK else 99
     return groups.assign(rows=[sorted(rows, key=lambda j: (rank(j), j)) for rows in groups.rows])
 
-def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
-    "The answer to a yes/no question: Yes/No and the rows joining its entities, or 'does not say' (nothing cited)."
+def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame, aside: pd.DataFrame|None = None) -> str:
+    ("The answer to a yes/no question: Yes/No and the rows joining its entities, or 'does not say' (nothing cited); "
+     "`aside`: rows set aside as for another population (a drug given from age 2, asked for a baby).")
     pairs = found[found.pair]
     line = lambda g: fact_line(manifest, gi, q, ents[int(g.subject)].name, g)    # each claim names its own subject
     if len(pairs):
         return (f"{_opener(q, pairs, manifest)}. "
                 + " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples()))
     if bridged := bridge_text(manifest, gi, q, ents): return bridged     # a gene and a feature, through diseases
+    if FIRST_LINE.search(q.text) and (instead := first_line_instead(manifest, q, ents, found)):
+        return f"No, not as first line. {instead}"
+    if aside is not None and len(other := aside[aside.pair]):     # the rows say who it is for: not this person
+        return "No, not for the person described. " + " ".join(line(g) for g in ranked(other, q.target).head(3)
+                                                                  .itertuples())
     if q.target in ONE_VALUED and len(found) and not all(fits_target(gi, q.target, e.entity_id) for e in ents):
         # nothing asked ("is it inherited?") is a yes
         yes = value_verdict(gi, q, ents, found) is not False
@@ -372,6 +367,18 @@ def bridge_text(manifest, gi, q: Question, ents) -> str|None:
     if not paths: return None
     said = [_sentence(fact_sentence(manifest.iloc[j]), cites(manifest, [j])) for js in paths for j in js]
     return f"{_yes_no(True, q.negated)}. " + " ".join(said)
+
+# %% ../nbs/12b_focused.ipynb #c5c6b9c7
+def first_line_instead(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
+    "For 'is drug X first line for Y?' with no row joining them: Y's first-line rows, a sentence a population."
+    layer = {e["entity_id"]: e.get("layer") for e in q.entities}
+    named = [layer.get(e.entity_id) == "L4" for e in ents]
+    if not any(named) or all(named) or not len(found): return None
+    f = found.assign(group=[_group_of(manifest, r) for r in found.itertuples(index=False)],
+                     pop=[row_population(manifest.iloc[j]) for j in found.row])
+    f = f[(f.group == "first_line") & ~np.array([named[int(k)] for k in f.subject], dtype=bool)]
+    return " ".join(_group_sentence(manifest, _lead(g, pop, ents[int(f.subject.iloc[0])].name), rows_of, GUIDANCE_MOST)
+                    for (g, pop), rows_of in _groups(manifest, f).items()) or None
 
 # %% ../nbs/12b_focused.ipynb #511642df
 SHARED = re.compile(r"\bshare[sd]?\b|\bsharing\b|\bin common\b|\bcommon to\b|\bboth\b", re.I)
@@ -515,13 +522,15 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
     dated = q.target in ("guideline", "dose") and (q.as_of or q.form in ("replaced", "current"))
     if q.unknown and (lone or dated or typed and all(fits_target(gi, q.target, e.entity_id) for e in ents)):
         return dict(text=abstain(q, []), abstained=True, reason=f"{', '.join(q.unknown)} is not in the graph")
+    aside = found.head(0)
     if q.target in ("drug", "safety", "dose") and len(found):       # only the rows for the patient described
-        found = for_population(manifest, found, q)[list(found.columns)]
+        kept = for_population(manifest, found, q)[list(found.columns)]
+        found, aside = kept, found[~found.row.isin(set(kept.row))]
     named = [(e.entity_id, e.name) for e in ents]
     text = (history_answer(manifest, entity_types(gi)[1], q, named) if q.target == "history"
             else dated_text(manifest, gi, q, ents, found))
     if text is None: text = shared_text(manifest, gi, q, ents, found)
-    if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found)
+    if text is None and q.form == "yes_no": text = yes_no_text(manifest, gi, q, ents, found, aside)
     if text is None: text = list_text(manifest, gi, q, ents, found) if len(found) else abstain(q, ents)
     if q.read_as and CITATION.search(text): text += f" ({_cap('; '.join(q.read_as))}.)"   # which disease was asked
     groups = answer_groups(manifest, q, ents, found, text)

@@ -12,10 +12,10 @@ from .schema import is_curie
 
 # %% auto #0
 __all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', 'SAID_ONLY_OF', 'GIVE_RELATIONS', 'HARM_RELATIONS',
-           'POPULATION_WORDS', 'HARD_QUALIFIERS', 'OPPOSITE', 'AGE_WORDS', 'CONTRARY', 'relation_agrees',
-           'qualifiers_of', 'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path', 'load_guidance',
-           'stated_population', 'population_spans', 'without_population', 'row_fits', 'guidance_rows', 'paraphrase_of',
-           'and_list', 'statement_rows', 'statements', 'contradictions']
+           'POPULATION_WORDS', 'HARD_QUALIFIERS', 'OPPOSITE', 'AGE_WORDS', 'AGE_MONTHS', 'AGE_WEEKS', 'CONTRARY',
+           'relation_agrees', 'qualifiers_of', 'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path',
+           'load_guidance', 'stated_population', 'population_spans', 'without_population', 'row_fits', 'guidance_rows',
+           'paraphrase_of', 'and_list', 'statement_rows', 'statements', 'contradictions']
 
 # %% ../nbs/02e_guidance.ipynb #6f07e5b5
 RELATIONS = ("first_line", "adjunctive", "alternative", "avoid", "contraindicated", "dose_adjust", "test_before")
@@ -191,8 +191,13 @@ HARD_QUALIFIERS = ("childbearing", "other-seizure-types", "tsc", "not-tsc", "ste
                    "no-emergency-plan", "iv-access", "poor-metaboliser", "intermediate-metaboliser")
 OPPOSITE = {"tsc": "not-tsc", "not-tsc": "tsc", "community": "iv-access", "iv-access": "community",
             "poor-metaboliser": "intermediate-metaboliser", "intermediate-metaboliser": "poor-metaboliser"}
-AGE_WORDS = (r"\b(\d{1,2})[- ](?:year|yr)s?[- ]old\b|\baged? (\d{1,2})\b|\b(?:of|aged) (\d{1,2})(?: years)?\b|"
-             r"\b(\d{1,2}) ?(?:y/?o|yo|years old)\b")
+_NOT_YEARS = r"(?![- ]?(?:months?|mo|weeks?|wks?|days?)\b)"     # "a baby of 9 months" is not 9 years old
+AGE_WORDS = (rf"\b(\d{{1,2}})[- ](?:year|yr)s?[- ]old\b|\baged? (\d{{1,2}})\b{_NOT_YEARS}|"
+             rf"\b(?:of|aged) (\d{{1,2}})(?: years)?\b{_NOT_YEARS}|\b(\d{{1,2}}) ?(?:y/?o|yo|years old)\b")
+# an age in months, weeks or days ("a 10-month-old", "a baby of 9 months", "3 weeks old"): whole years, under one is 0
+# ("seizures for 3 months" says how long, not how old)
+AGE_MONTHS = r"\b(\d{1,3})[- ]?(?:months?|mo)[- ]old\b|\b(?:of|aged?) (\d{1,3}) months?\b"
+AGE_WEEKS = r"\b\d{1,2}[- ]?(?:weeks?|wks?|days?)[- ]old\b|\b(?:of|aged?) \d{1,2} (?:weeks?|days?)\b"
 
 # %% ../nbs/02e_guidance.ipynb #8023e003
 def stated_population(text: str) -> tuple[tuple[str, ...], int|None]:
@@ -201,6 +206,8 @@ def stated_population(text: str) -> tuple[tuple[str, ...], int|None]:
     if "not-tsc" in found: found.discard("tsc")            # "not due to TSC" names TSC too
     m = re.search(AGE_WORDS, text, re.I)
     age = int(next(g for g in m.groups() if g)) if m else None
+    if age is None and (m := re.search(AGE_MONTHS, text, re.I)): age = int(m[1] or m[2]) // 12
+    if age is None and re.search(AGE_WEEKS, text, re.I): age = 0
     if age is not None and age >= 55: found.discard("childbearing")
     return tuple(t for t in POPULATION_WORDS if t in found), age
 

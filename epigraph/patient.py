@@ -11,7 +11,7 @@ from .guidance import POPULATION_WORDS, population_spans, stated_population
 # %% auto #0
 __all__ = ['SEIZURE', 'GROUP_ENTITY', 'MOST_NARROWER', 'MOST_BROADER', 'MOST_SEIZURE_TYPES', 'patient_seeds',
            'guidance_population', 'population_entities', 'guided', 'guidance_triplets', 'narrower_entities',
-           'broader_entities', 'given', 'seizure_type_entities']
+           'nearest_broader', 'broader_entities', 'given', 'seizure_type_entities']
 
 # %% ../nbs/11i_patient.ipynb #df02ed73
 def patient_seeds(text: str, starts, ends) -> np.ndarray:
@@ -68,46 +68,72 @@ def narrower_entities(gi: GraphIndex, target: str|None, ents: list[dict], below)
 # %% ../nbs/11i_patient.ipynb #bd45a9bc
 MOST_BROADER = 2
 
+def _parents(gi: GraphIndex) -> dict:
+    e = gi.kg.entities
+    return dict(zip(e.entity_id, e.get("parents", pd.Series([[]] * len(e)))))
+
+def nearest_broader(parents: dict, term: str, rows) -> list[str]:
+    "The nearest terms above `term` (at most `MOST_BROADER` steps, never the root *seizure*) that are in `rows`."
+    level = [term]
+    for _ in range(MOST_BROADER):
+        level = [p for x in level for p in (parents.get(x) if parents.get(x) is not None else []) if p != SEIZURE]
+        if hit := sorted({p for p in level if p in rows}): return hit
+    return []
+
 def broader_entities(gi: GraphIndex, target: str|None, ents: list[dict]) -> list[dict]:
     "The nearest broader terms that guideline rows name, for a treatment question's phenotypes that have none."
     if target not in ("drug", "safety"): return []
-    rows, have, out = guided(gi), {e["entity_id"] for e in ents}, []
-    parents = dict(zip(gi.kg.entities.entity_id, gi.kg.entities.get("parents", pd.Series([[]] * len(gi.kg.entities)))))
+    rows, have, out, parents = guided(gi), {e["entity_id"] for e in ents}, [], _parents(gi)
     for e in ents:
         if e.get("layer") != "L2" or e["entity_id"] in rows: continue
-        level = [e["entity_id"]]
-        for _ in range(MOST_BROADER):
-            level = [p for x in level for p in (parents.get(x) if parents.get(x) is not None else []) if p != SEIZURE]
-            if hit := sorted({p for p in level if p in rows and p not in have}):
-                out += [dict(entity_id=p, name=gi.names[gi.index[p]], layer="L2", type=e.get("type", "phenotype"),
-                             text="", start=0, end=0, method=f"broader than {e['name']}, with guideline rows")
-                        for p in hit]
-                break
+        if hit := [p for p in nearest_broader(parents, e["entity_id"], rows) if p not in have]:
+            out += [dict(entity_id=p, name=gi.names[gi.index[p]], layer="L2", type=e.get("type", "phenotype"),
+                         text="", start=0, end=0, method=f"broader than {e['name']}, with guideline rows")
+                    for p in hit]
     return out
 
 # %% ../nbs/11i_patient.ipynb #d7f01600
 MOST_SEIZURE_TYPES = 4     # seizure types a syndrome is read through, at most
 
-def given(gi: GraphIndex) -> tuple[frozenset, frozenset]:
-    "(conditions a guideline row names a first-line drug for, conditions a guideline row names any drug to give for)."
+def given(gi: GraphIndex) -> tuple[frozenset, frozenset, frozenset]:
+    ("(conditions a guideline row names a first-line drug for, conditions a row names any drug to give for, "
+     "conditions a row names a drug for after first line: add-on, second line or alternative).")
     if (got := gi.__dict__.get("_given")) is None:
         t = guidance_triplets(gi)
         first = frozenset(t["tail"][t.predicate == "first_line_for"])     # drug first_line_for condition
-        got = gi._given = (first, first | frozenset(t["head"][t.predicate == "treated_with"]))   # condition first
+        later = frozenset(t["head"][t.predicate == "treated_with"])       # condition treated_with drug
+        got = gi._given = (first, first | later, later)
     return got
 
-def seizure_type_entities(gi: GraphIndex, target: str|None, ents: list[dict], seizure_types) -> list[dict]:
-    "For a treatment question's syndrome that no row gives a drug for: its seizure types that have a first-line row."
+def _given_for(gi: GraphIndex, drugs: set) -> set:
+    "The conditions a guideline row gives one of `drugs` for."
+    t = guidance_triplets(gi)
+    return (set(t["tail"][(t.predicate == "first_line_for") & t["head"].isin(drugs)])
+            | set(t["head"][(t.predicate == "treated_with") & t["tail"].isin(drugs)]))
+
+def _seizure_types_of(gi: GraphIndex, syndrome: str, seizure_types, rows, parents) -> set:
+    "A syndrome's seizure types (HPO `characterized_by`) in `rows`, one without rows read as its nearest broader."
+    u = gi.index[syndrome]
+    ends = {gi.ids[gi.tail[x] if gi.head[x] == u else gi.head[x]] for x in gi.incident(u)
+            if gi.predicate[x] == "characterized_by"}
+    return {p for k in ends & set(seizure_types) for p in ([k] if k in rows else nearest_broader(parents, k, rows))}
+
+
+# %% ../nbs/11i_patient.ipynb #2a587e66
+def seizure_type_entities(gi: GraphIndex, target: str|None, ents: list[dict], seizure_types,
+                          after_failure: bool = False) -> list[dict]:
+    ("For a treatment question's syndrome that no row gives a drug for (`after_failure`: none for after first "
+     "line): its seizure types that have such a row; after a named drug failed, those it was given for first.")
     if target != "drug": return []
-    (first, give), have, out = given(gi), {e["entity_id"] for e in ents}, []
+    (first, give, later), have, out, parents = given(gi), {e["entity_id"] for e in ents}, [], _parents(gi)
+    rows, asked = (later, "treatments after first line") if after_failure else (first, "first-line")
+    failed = _given_for(gi, {e["entity_id"] for e in ents if e.get("layer") == "L4"}) if after_failure else set()
     for e in ents:
         i = gi.canonical.get(e["entity_id"])
-        if e.get("layer") != "L1" or i is None or i in give: continue
-        u = gi.index[i]
-        ends = (gi.ids[gi.tail[x] if gi.head[x] == u else gi.head[x]] for x in gi.incident(u)
-                if gi.predicate[x] == "characterized_by")
-        kinds = sorted({k for k in ends if k in seizure_types and k in first and k not in have})[:MOST_SEIZURE_TYPES]
+        if e.get("layer") != "L1" or i is None or i in (later if after_failure else give): continue
+        kinds = _seizure_types_of(gi, i, seizure_types, rows, parents) - have
+        kinds = sorted(kinds & failed or kinds)[:MOST_SEIZURE_TYPES]
         out += [dict(entity_id=k, name=gi.names[gi.index[k]], layer="L2", type="phenotype", text="", start=0, end=0,
-                     method=f"a seizure type of {e['name']}, with first-line guideline rows") for k in kinds]
+                     method=f"a seizure type of {e['name']}, with guideline rows on {asked}") for k in kinds]
         have |= set(kinds)
     return out

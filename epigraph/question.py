@@ -105,10 +105,13 @@ PHARMACOGENOMIC = re.compile(r"\bcpic\b|\bpharmacogen\w*|\bgene[–-]drug\b|\bge
 CAUSE = re.compile(r"\bcaus\w*|\blinked (?:to|with)\b|\bassociated with\b|\bresponsible for\b|\bleads? to\b|"
                    r"\bbehind\b", re.I)
 
-# asking what to prescribe, whatever the scene before it says ("poor candidate for steroids
-# (side effects) - what to use?")
-WHAT_TO_GIVE = re.compile(r"\bwhat (?:to|should (?:i|we)|can (?:i|we)|would you) "
-                          r"(?:give|use|start|prescribe|try|offer)\b")
+# asking what to prescribe or take, whatever the scene before it says ("poor candidate for steroids (side effects) -
+# what to use?", "what should a man with tonic-clonic seizures take first?"): a modal, at most eight words naming who
+# (none of them opening a clause of its own: "what should I watch for when I take it?" asks something else), a verb
+WHAT_TO_GIVE = re.compile(r"\bwhat (?:to|should|shall|can|could|would|might|do|does)"
+                          r"(?:\s+(?!(?:when|if|while|before|after|watch|avoid|not|never|about)\b)\S+){0,8}?\s+"
+                          r"(?:give|use|start|prescribe|try|offer|take|receive|"
+                          r"be (?:given|started on|put on|offered|prescribed|treated with))\b")
 
 def question_target(text: str, types: set|frozenset = frozenset(), masked: str|None = None) -> str|None:
     "The question's target: the asked noun (a drug becomes a caution or a dose when the question says so), else cues."
@@ -244,11 +247,13 @@ def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> st
     last = last_clause(text)
     if EXISTENTIAL.search(last) and named >= 2 and not re.search(NAMED_TARGET, last, re.I): return "yes_no"
     if target in ("inheritance", "onset") and YES_NO.search(last) and ALTERNATIVE.search(last): return "list"
-    if EXISTENTIAL.search(last) or (last.endswith("?") and not YES_NO.search(last) and not WH_WORDS.search(last)
+    # "For my son with X, is Y first line?": the question proper after the scene
+    yes_no = YES_NO.search(last) or YES_NO.search(re.split(r",\s*", last)[-1])
+    if EXISTENTIAL.search(last) or (last.endswith("?") and not yes_no and not WH_WORDS.search(last)
                                     and (re.search(NAMED_TARGET, last, re.I) or target == "drug") and not drug):
         # "GTC seizures in a man: first-line?" names no drug: it asks for the drugs
         return "list"
-    if YES_NO.search(last) or (last.endswith("?") and not WH_WORDS.search(last)): return "yes_no"
+    if yes_no or (last.endswith("?") and not WH_WORDS.search(last)): return "yes_no"
     if re.search(r"^\s*(?:at what age|when|how old|since when|what age)\b", low): return "when"
     if re.search(r"\b(?:which|what|name|list|give me|tell me)\b", low): return "list"
     return "free"
@@ -334,14 +339,23 @@ def about_patient(gi: GraphIndex, q: Question, text: str) -> Question:
     q.entities += population_entities(gi, q.target, q.entity_ids, q.qualifiers)
     q.entities += (narrower_entities(gi, q.target, q.entities, lambda e: hpo_branch(gi, e))
                    + broader_entities(gi, q.target, q.entities))
-    if kinds := seizure_type_entities(gi, q.target, q.entities, hpo_branch(gi, SEIZURE)):
+    failed = "after-first-line" in q.qualifiers
+    if kinds := seizure_type_entities(gi, q.target, q.entities, hpo_branch(gi, SEIZURE), failed):
         q.entities += kinds       # several seizure types: the rows for people with other seizure types apply
         q.qualifiers, q.age = guidance_population(text, q.entities, hpo_branch(gi, SEIZURE))
         syndrome = next(e["name"] for e in q.entities if e.get("layer") == "L1")
-        q.read_as.append(f"read {syndrome} through its seizure types that guideline rows give first-line drugs for: "
+        asked = "drugs after first line" if failed else "first-line drugs"
+        q.read_as.append(f"read {syndrome} through its seizure types that guideline rows give {asked} for: "
                          f"{', '.join(k['name'] for k in kinds)}")
     return q
 
+
+# %% ../nbs/11c_question.ipynb #584ae060
+def _treatment_reading(text: str, target: str|None, drug: bool = False) -> tuple[str|None, bool]:
+    ("(the target: a question that says who a treatment is for, or gives an age and names a `drug`, asks for drugs, "
+     "its form read so too; whether a drug it names is the one that failed)")
+    stated, age = stated_population(text)
+    return target or ("drug" if stated or age is not None and drug else None), "after-first-line" in stated
 
 # %% ../nbs/11c_question.ipynb #92d5efdd
 def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Question:
@@ -360,7 +374,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     seeds, considered, chosen_notes = chosen[0], chosen[1] + about, chosen[2]
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
     target = target or value_target(gi, ents)             # "present from birth?" names an onset: asks for the onset
-    failed = "after-first-line" in stated_population(fixed)[0]     # a drug named as the one that failed
+    target, failed = _treatment_reading(fixed, target, any(e["type"] in ("drug", "chemical") for e in ents))
     form = _form(masked, target, not failed and any(e["type"] in ("drug", "chemical") for e in ents), len(ents))
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets
     q = Question(text, ents, target, form,

@@ -4,14 +4,15 @@
 
 # %% ../nbs/11l_targets.ipynb #7fdd0084
 from __future__ import annotations
+import re
 from dataclasses import dataclass
 import numpy as np, pandas as pd
 from .retrieval import GraphIndex
 
 
 # %% auto #0
-__all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'FEATURE_BRANCH', 'ONE_VALUED', 'Target', 'hpo_branch', 'entity_types',
-           'fits_target', 'value_target']
+__all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'FEATURE_BRANCH', 'ONE_VALUED', 'VALUE_WORDS', 'Target', 'hpo_branch',
+           'entity_types', 'fits_target', 'value_target', 'value_verdict']
 
 # %% ../nbs/11l_targets.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -85,4 +86,22 @@ def value_target(gi: GraphIndex, ents: list[dict]) -> str|None:
     for t in ONE_VALUED:
         if any(fits_target(gi, t, e["entity_id"]) for e in ents) and any(e.get("layer") == "L1" for e in ents): return t
     return None
+
+
+# %% ../nbs/11l_targets.ipynb #31c1ca0f
+# words a person uses for a mode of inheritance without naming an HPO term ("is it recessive?")
+VALUE_WORDS = {
+    "inheritance": ("dominant", "recessive", "x-linked", "y-linked", "mitochondrial", "autosomal", "sporadic",
+                    "digenic", "polygenic", "multifactorial")}
+
+def value_verdict(gi: GraphIndex, q, ents: list, found: pd.DataFrame) -> bool|None:
+    ("Whether the values found for a one-valued target (onset, inheritance) are the one the question names: an HPO "
+     "term at or below a named value, or a name holding every value word the question says; None when none is named.")
+    values = {a for a in found.answer if fits_target(gi, q.target, a)}
+    asked = [e.entity_id for e in ents if fits_target(gi, q.target, e.entity_id)]
+    if asked: return any(v in hpo_branch(gi, a) for a in asked for v in values)
+    said = {re.sub(r"ly$", "", w) for w in re.findall(r"[a-z][a-z-]+", q.text.lower())}
+    words = [w for w in VALUE_WORDS.get(q.target, ()) if w in said]
+    if not words: return None
+    return any(all(w in gi.names[gi.index[v]].lower() for w in words) for v in values if v in gi.index)
 
