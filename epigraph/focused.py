@@ -269,8 +269,8 @@ def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
     if all(g["relation"] == "treated" for g in groups): return None
     # asked for the first line ("when first-line treatment has failed" asks for what comes after it)
     first_asked = FIRST_LINE.search(q.text) and "after-first-line" not in q.qualifiers
-    if first_asked or q.target == "drug":     # every subject's first line before the rest
-        groups = sorted(groups, key=lambda g: g["relation"] != "first_line")
+    if first_asked or q.target == "drug":     # every subject's first line, then what to add, … then what to avoid
+        groups = sorted(groups, key=lambda g: list(GROUPS).index(g["relation"]))
     lines = [] if any(g["relation"] == "first_line" for g in groups) or not first_asked else [
         f"No source in the evidence graph calls a drug first line for {ents[int(found.subject.iloc[0])].name}."]
     for g in groups:     # each group is named after its own subject and cites only its rows
