@@ -91,7 +91,7 @@ def focused_manifest(R: Retriever, q: Question, manifest: pd.DataFrame) -> pd.Da
 def parsed_once(question: str, gi: GraphIndex, hints: dict|None = None) -> Question:
     "The parse of a question, remembered on the index: the arms and settings of a chapter ask each item many times."
     import copy
-    memo = gi.__dict__.setdefault("_parses", {})
+    memo = gi.derived("parses", lambda _: {})
     key = (question, tuple(sorted((hints or {}).items())))
     if key not in memo:
         if len(memo) > 50_000: memo.clear()

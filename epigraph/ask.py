@@ -44,17 +44,16 @@ def slim(gi: GraphIndex) -> GraphIndex:
     "The index without what the ask path never reads (views built for other queries, list columns of triplets)."
     import copy, dataclasses
     out = copy.copy(gi)
-    for k in ("_intent_views", "_semantic", "_baseline"): out.__dict__.pop(k, None)
-    out._semantic = {}
+    out.forget("intent_views", "node_embeddings", "baseline")
     keep = [c for c in ("triplet_id", "head", "predicate", "tail", "tier", "anchor", "suppressed")
             if c in gi.kg.triplets]
     out.kg = (dataclasses.replace(gi.kg, triplets=gi.kg.triplets[keep].copy())
               if dataclasses.is_dataclass(gi.kg) else gi.kg)
     out.pmids = Ragged(gi.pmids)
-    if getattr(gi, "_evidence_rows", None) is not None:     # the manifest reads the ordered copy; keep one, not two
-        ev, pos = gi._evidence_rows
+    if (rows := gi.kept("evidence_rows")) is not None:     # the manifest reads the ordered copy; keep one, not two
+        ev, pos = rows
         ev = ev[[c for c in EVIDENCE_READ if c in ev.columns]]
-        out._evidence_rows = (ev, pos)
+        out.keep("evidence_rows", (ev, pos))
         out.kg = dataclasses.replace(out.kg, evidence=ev)
     return out
 

@@ -56,8 +56,9 @@ class NodeEmbeddings:
 # %% ../nbs/11g_baselines.ipynb #b12d4d44
 def node_embeddings(gi: GraphIndex, encoder: str = "tfidf-lsa", dims: int = 256) -> NodeEmbeddings:
     "The graph's node embeddings for an encoder (built once, kept on the index)."
-    if (encoder, dims) not in gi._semantic: gi._semantic[(encoder, dims)] = NodeEmbeddings(gi, encoder, dims)
-    return gi._semantic[(encoder, dims)]
+    built = gi.derived("node_embeddings", lambda _: {})
+    if (encoder, dims) not in built: built[(encoder, dims)] = NodeEmbeddings(gi, encoder, dims)
+    return built[(encoder, dims)]
 
 # %% ../nbs/11g_baselines.ipynb #217c1264
 def retrieve_semantic(gi: GraphIndex, query: str, k: int = PARAMS.k, per_node: int = 5, encoder: str = "tfidf-lsa",
@@ -240,8 +241,7 @@ def abstracts_of(R) -> AbstractIndex:
 
 def baseline_of(R) -> BaselineGraph:
     "The released baseline's networkx graph of the Retriever's index, built on first use and kept on the index."
-    if getattr(R.graph, "_baseline", None) is None: R.graph._baseline = BaselineGraph(R.graph)
-    return R.graph._baseline
+    return R.graph.derived("baseline", BaselineGraph)
 
 def semantic_method(R, query: str, **params) -> Retrieved:
     "The registered `semantic` method."

@@ -121,9 +121,8 @@ def onset_sentence(manifest, gi: GraphIndex, subject: str, grp) -> str:
                      cites(manifest, grp.rows[:1]))
 
 def _anchor(gi: GraphIndex, triplet_id) -> str|None:
-    a = gi.__dict__.get("_anchors")
-    if a is None:
-        t = gi.kg.triplets; a = gi._anchors = dict(zip(t.triplet_id, t.get("anchor", pd.Series([None] * len(t)))))
+    t = gi.kg.triplets
+    a = gi.derived("anchors", lambda _: dict(zip(t.triplet_id, t.get("anchor", pd.Series([None] * len(t))))))
     v = a.get(triplet_id)
     return v if isinstance(v, str) and v else None
 

@@ -356,7 +356,7 @@ def _save_index(folder: Path, table: pd.DataFrame, enc, key: str) -> None:
 def hypergraph_index(kg, gi: GraphIndex|None = None, dims: int = 0, use_cache: bool = True) -> HypergraphIndex:
     "The graph's hyperedge index: kept on the GraphIndex, saved under build_dir/hypergraph/<graph key>, else built."
     gi = gi if gi is not None else GraphIndex(kg)
-    held = getattr(gi, "_hypergraph", None)
+    held = gi.kept("hypergraph")
     if use_cache and held is not None and held.graph is kg and held.dims == dims: return held   # same tables: no rehash
     key = graph_key(kg, dims)
     if use_cache and held is not None and held.key == key: return held
@@ -370,9 +370,9 @@ def hypergraph_index(kg, gi: GraphIndex|None = None, dims: int = 0, use_cache: b
         table = build_hyperedges(kg, gi)
         enc = HyperedgeEncoder.fit(table.text.tolist(), dims) if len(table) >= 3 else None
         if use_cache: _save_index(folder, table, enc, key)
-    gi._hypergraph = HypergraphIndex(gi, table, enc, key)
-    gi._hypergraph.graph, gi._hypergraph.dims = kg, dims
-    return gi._hypergraph
+    hx = gi.keep("hypergraph", HypergraphIndex(gi, table, enc, key))
+    hx.graph, hx.dims = kg, dims
+    return hx
 
 # %% ../nbs/11b_hypergraph.ipynb #c81e7c39
 DEFAULT_WEIGHTS = dict(semantic=0.4, overlap=0.3, entity=0.2, centrality=0.1)

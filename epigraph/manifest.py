@@ -48,15 +48,15 @@ class RowRanges:
 
 def _evidence_rows(gi: GraphIndex) -> tuple[pd.DataFrame, dict]:
     "The graph's evidence table, ordered for citing, and triplet id → its row positions (built once per index)."
-    if getattr(gi, "_evidence_rows", None) is None:
-        ev = gi.kg.evidence
-        order = ev.assign(_has=ev.pmid.notna(), _gold=ev.get("curated_gold", False), _date=ev.date.astype(str)) \
-                  .sort_values(["triplet_id", "_has", "_gold", "_date", "evidence_id"],
-                               ascending=[True, False, False, False, True])
-        ev = order.drop(columns=["_has", "_gold", "_date"]).reset_index(drop=True)
-        pos = RowRanges(ev.triplet_id.to_numpy().astype("S"))
-        gi._evidence_rows = (ev, pos)
-    return gi._evidence_rows
+    return gi.derived("evidence_rows", _order_evidence)
+
+def _order_evidence(gi: GraphIndex) -> tuple[pd.DataFrame, RowRanges]:
+    ev = gi.kg.evidence
+    order = ev.assign(_has=ev.pmid.notna(), _gold=ev.get("curated_gold", False), _date=ev.date.astype(str)) \
+              .sort_values(["triplet_id", "_has", "_gold", "_date", "evidence_id"],
+                           ascending=[True, False, False, False, True])
+    ev = order.drop(columns=["_has", "_gold", "_date"]).reset_index(drop=True)
+    return ev, RowRanges(ev.triplet_id.to_numpy().astype("S"))
 
 def known_date(date, precision="day", estimated=False) -> str|None:
     "A date as precise as it is known (year, month or day); None when missing or estimated."

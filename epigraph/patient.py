@@ -43,10 +43,11 @@ MOST_NARROWER = 3
 
 def guided(gi: GraphIndex) -> frozenset:
     "Entities a guideline row names (either end of a triplet with guidance evidence); built once per index."
-    if (got := gi.__dict__.get("_guided")) is None:
-        t = guidance_triplets(gi)
-        got = gi._guided = frozenset(t["head"]) | frozenset(t["tail"])
-    return got
+    return gi.derived("guided", _guided_ends)
+
+def _guided_ends(gi: GraphIndex) -> frozenset:
+    t = guidance_triplets(gi)
+    return frozenset(t["head"]) | frozenset(t["tail"])
 
 def guidance_triplets(gi: GraphIndex) -> pd.DataFrame:
     "The graph's triplets with guidance evidence."
@@ -98,12 +99,13 @@ MOST_SEIZURE_TYPES = 4     # seizure types a syndrome is read through, at most
 def given(gi: GraphIndex) -> tuple[frozenset, frozenset, frozenset]:
     ("(conditions a guideline row names a first-line drug for, conditions a row names any drug to give for, "
      "conditions a row names a drug for after first line: add-on, second line or alternative).")
-    if (got := gi.__dict__.get("_given")) is None:
-        t = guidance_triplets(gi)
-        first = frozenset(t["tail"][t.predicate == "first_line_for"])     # drug first_line_for condition
-        later = frozenset(t["head"][t.predicate == "treated_with"])       # condition treated_with drug
-        got = gi._given = (first, first | later, later)
-    return got
+    return gi.derived("given", _given_sets)
+
+def _given_sets(gi: GraphIndex) -> tuple[frozenset, frozenset, frozenset]:
+    t = guidance_triplets(gi)
+    first = frozenset(t["tail"][t.predicate == "first_line_for"])     # drug first_line_for condition
+    later = frozenset(t["head"][t.predicate == "treated_with"])       # condition treated_with drug
+    return first, first | later, later
 
 def _given_for(gi: GraphIndex, drugs: set) -> set:
     "The conditions a guideline row gives one of `drugs` for."

@@ -154,10 +154,10 @@ def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) ->
     "A view of the index with edge strengths multiplied per predicate (`others` for the rest); built once per boost."
     if not boost: return gi
     key = (tuple(sorted(boost.items())), float(others))
-    views = gi.__dict__.setdefault("_intent_views", {})
+    views = gi.derived("intent_views", lambda _: {})
     if key not in views:
         view = copy.copy(gi)
-        view.__dict__.pop("_intent_views", None)
+        view.forget("intent_views")
         factor = pd.Series(gi.predicate).map(boost).fillna(float(others)).to_numpy(float)
         view.strength = gi.strength * factor
         view._build_matrices()
@@ -177,7 +177,7 @@ def target_types(query: str, seed_types=frozenset()) -> tuple[str, ...]:
 
 def _node_column(gi: GraphIndex, column: str) -> np.ndarray:
     "An entity column (`type`, `layer`) for each node of the index, '' where it has none; kept on the index."
-    cache = gi.__dict__.setdefault("_node_columns", {})
+    cache = gi.derived("node_columns", lambda _: {})
     if column not in cache:
         e = gi.kg.entities
         values = e[column] if column in e.columns else pd.Series("", index=e.index)
@@ -225,7 +225,7 @@ def chain_path(gi: GraphIndex, query: str, seed_df: pd.DataFrame):
 # %% ../nbs/11f_ppr_pcst.ipynb #399f8664
 def _relation_adjacency(gi: GraphIndex, preds: tuple) -> sp.csr_matrix:
     "Undirected 0/1 adjacency over the triplets of `preds`, built once per set of predicates and kept on the index."
-    views = gi.__dict__.setdefault("_relation_adjacency", {})
+    views = gi.derived("relation_adjacency", lambda _: {})
     if preds not in views:
         rows = np.isin(np.asarray(gi.predicate), list(preds))
         h, t = gi.head[rows], gi.tail[rows]
@@ -244,7 +244,7 @@ def hops_from(A: sp.csr_matrix, start, depth: int) -> np.ndarray:
 
 def answer_nodes(gi: GraphIndex, target: str) -> frozenset[int]:
     "Every node that could answer a question asking for `target` (a `targets.TARGETS` name); kept on the index."
-    cache = gi.__dict__.setdefault("_answer_nodes", {})
+    cache = gi.derived("answer_nodes", lambda _: {})
     if target not in cache:
         t = TARGETS[target]
         rows = np.isin(np.asarray(gi.predicate), list(t.predicates))

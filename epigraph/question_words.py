@@ -131,8 +131,7 @@ def correct_typos(gi: GraphIndex, text: str, covered: list[tuple[int, int]],
 MAX_PREFIX_HITS = 3
 
 def _sorted_keys(gi: GraphIndex) -> list[str]:
-    if getattr(gi, "_sorted_keys", None) is None: gi._sorted_keys = sorted(_name_table(gi))
-    return gi._sorted_keys
+    return gi.derived("sorted_keys", lambda _: sorted(_name_table(gi)))
 
 def prefix_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -> pd.DataFrame:
     "Seed rows for uncovered runs of words that begin at most `MAX_PREFIX_HITS` graph names (longest run first)."
@@ -170,8 +169,7 @@ AGE_WORDS = {   # age words -> the HPO onset term they name (looked up by name i
     r"old age|late life": "Late onset", r"middle age": "Middle age onset"}
 
 def _name_words(gi: GraphIndex) -> set[str]:
-    if getattr(gi, "_name_words", None) is None: gi._name_words = {w for k in _name_table(gi) for w in k.split()}
-    return gi._name_words
+    return gi.derived("name_words", lambda _: {w for k in _name_table(gi) for w in k.split()})
 
 def american_spelling(gi: GraphIndex, text: str) -> tuple[str, list[str]]:
     "Fold British spellings word by word when the American form is a word of a graph name and the British one is not."

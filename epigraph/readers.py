@@ -58,7 +58,7 @@ def entity_of(gi: GraphIndex, entity_id: str) -> Entity|None:
     "The `Entity` for a graph id (or a cross-reference of one); None if the graph does not hold it."
     if entity_id not in gi.canonical: return None
     i = gi.index[gi.canonical[entity_id]]
-    xrefs = gi.__dict__.setdefault("_xrefs_of", {})
+    xrefs = gi.derived("xrefs_of", lambda _: {})
     if not xrefs:
         for x, e in gi.canonical.items(): xrefs.setdefault(e, set()).add(x)
     e = gi.ids[i]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re, unicodedata
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Callable
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from fastcore.basics import patch
@@ -144,7 +145,7 @@ class GraphIndex:
         self.pmids = _lists(t.pmids, len(t))
         self.strength = evidence_strength(self.paper_count, self.tier)
         self._build_matrices()
-        self._semantic = {}
+        self._derived: dict = {}     # what modules above build from the index, by name (`derived`)
 
 # %% ../nbs/11_retrieval.ipynb #27e2dbb6
 @patch
@@ -167,6 +168,37 @@ def _build_matrices(self: GraphIndex):
     o = np.lexsort((-np.r_[s, s], ends))
     self.inc_rows = rows[o]
     self.inc_ptr = np.searchsorted(ends[o], np.arange(n + 1))
+
+# %% ../nbs/11_retrieval.ipynb #cbb826d2
+@patch
+def derived(self: GraphIndex, name: str, build: Callable):
+    "What `build(self)` makes from this index: built on first use under `name`, then kept with the index."
+    if name not in self._derived: self._derived[name] = build(self)
+    return self._derived[name]
+
+@patch
+def kept(self: GraphIndex, name: str):
+    "What is kept under `name`, or None (nothing is built)."
+    return self._derived.get(name)
+
+@patch
+def keep(self: GraphIndex, name: str, value):
+    "Keep `value` under `name` (a structure built elsewhere, or shared with another index); returns it."
+    self._derived[name] = value
+    return value
+
+@patch
+def forget(self: GraphIndex, *names: str) -> None:
+    "Drop what is kept under `names`."
+    for name in names: self._derived.pop(name, None)
+
+@patch
+def __copy__(self: GraphIndex) -> GraphIndex:
+    "A shallow copy that starts with what the original has kept and keeps its own after."
+    out = object.__new__(GraphIndex)
+    out.__dict__.update(self.__dict__)
+    out._derived = dict(self._derived)
+    return out
 
 # %% ../nbs/11_retrieval.ipynb #a72fce18
 @patch
@@ -247,22 +279,23 @@ def family_table(gi: GraphIndex) -> dict[str, list[int]]:
 
 def families(gi: GraphIndex) -> dict[str, list[int]]:
     "`family_table`, built once per index."
-    if getattr(gi, "_families", None) is None: gi._families = family_table(gi)
-    return gi._families
+    return gi.derived("families", family_table)
 
 
 # %% ../nbs/11_retrieval.ipynb #4c9ce766
+def _name_index(gi: GraphIndex) -> tuple[dict, int]:
+    "(`_name_table`, the most words in one of its keys)."
+    table = {}
+    for i, (name, syns) in enumerate(zip(gi.names, gi.synonyms)):
+        for k in name_keys(name): table.setdefault(k, {}).setdefault(i, ("name", name))
+        for s in syns:
+            for k in name_keys(str(s)): table.setdefault(k, {}).setdefault(i, ("synonym", str(s)))
+    table.pop("", None)
+    return table, max((k.count(" ") + 1 for k in table), default=0)
+
 def _name_table(gi: GraphIndex) -> dict:
     "word key → {entity row: (kind, surface)}: every name and synonym, also in natural word order (`name_keys`)."
-    if getattr(gi, "_names", None) is None:
-        table = {}
-        for i, (name, syns) in enumerate(zip(gi.names, gi.synonyms)):
-            for k in name_keys(name): table.setdefault(k, {}).setdefault(i, ("name", name))
-            for s in syns:
-                for k in name_keys(str(s)): table.setdefault(k, {}).setdefault(i, ("synonym", str(s)))
-        table.pop("", None)
-        gi._names, gi._max_words = table, max((k.count(" ") + 1 for k in table), default=0)
-    return gi._names
+    return gi.derived("names", _name_index)[0]
 
 # %% ../nbs/11_retrieval.ipynb #20a65779
 def _name_rows(gi: GraphIndex, query: str, max_words: int = 10) -> list[dict]:
@@ -271,7 +304,7 @@ def _name_rows(gi: GraphIndex, query: str, max_words: int = 10) -> list[dict]:
     words = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z0-9]+", fold_accents(query))]
     rows, i = [], 0
     while i < len(words):
-        for n in range(min(max_words, gi._max_words, len(words) - i), 0, -1):
+        for n in range(min(max_words, gi.derived("names", _name_index)[1], len(words) - i), 0, -1):
             key = " ".join(w for w, _, _ in words[i:i + n])
             span = query[words[i][1]:words[i + n - 1][2]]
             # a name of three letters or fewer links only when written exactly so and not plain lower case: "ALL"

@@ -27,13 +27,14 @@ def _layer_rows(gi: GraphIndex) -> np.ndarray:
 
 def disease_words(gi: GraphIndex) -> dict[str, frozenset]:
     "word → the L1 entity rows whose name or a synonym has that word (built once per index)."
-    if getattr(gi, "_disease_words", None) is None:
-        layers, words = _layer_rows(gi), {}
-        for i in np.flatnonzero(layers == "L1"):
-            for w in {w for n in [gi.names[i], *gi.synonyms[i]] for w in word_key(str(n)).split()}:
-                words.setdefault(w, set()).add(int(i))
-        gi._disease_words = {w: frozenset(v) for w, v in words.items()}
-    return gi._disease_words
+    return gi.derived("disease_words", _disease_word_table)
+
+def _disease_word_table(gi: GraphIndex) -> dict[str, frozenset]:
+    layers, words = _layer_rows(gi), {}
+    for i in np.flatnonzero(layers == "L1"):
+        for w in {w for n in [gi.names[i], *gi.synonyms[i]] for w in word_key(str(n)).split()}:
+            words.setdefault(w, set()).add(int(i))
+    return {w: frozenset(v) for w, v in words.items()}
 
 def holding_all(gi: GraphIndex, words: list[str]) -> list[int]:
     "The L1 entity rows whose names hold every one of `words`, if there are at most `MOST_SUBJECTS`; else none."

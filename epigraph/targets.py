@@ -52,7 +52,7 @@ FEATURE_BRANCH = "HP:0000118"
 
 def hpo_branch(gi: GraphIndex, root: str) -> frozenset:
     "The HPO terms at or below `root` in the graph's entity table (cached on the index)."
-    cache = gi.__dict__.setdefault("_branches", {})
+    cache = gi.derived("branches", lambda _: {})
     if root not in cache:
         e = gi.kg.entities
         kids: dict[str, list] = {}
@@ -67,9 +67,8 @@ def hpo_branch(gi: GraphIndex, root: str) -> frozenset:
 
 def entity_types(gi: GraphIndex) -> tuple[dict, dict]:
     "Entity id -> layer and entity id -> type, built once per index."
-    if getattr(gi, "_etypes", None) is None:
-        e = gi.kg.entities; gi._etypes = (dict(zip(e.entity_id, e.layer)), dict(zip(e.entity_id, e["type"])))
-    return gi._etypes
+    e = gi.kg.entities
+    return gi.derived("entity_types", lambda _: (dict(zip(e.entity_id, e.layer)), dict(zip(e.entity_id, e["type"]))))
 
 def fits_target(gi: GraphIndex, target: str, entity_id: str) -> bool:
     "Is the entity of the kind a question with this target asks for?"

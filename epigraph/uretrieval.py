@@ -242,8 +242,7 @@ def __repr__(self: UIndex):
 # %% ../nbs/11a_uretrieval.ipynb #35f7a1a4
 def u_index(gi: GraphIndex, kg) -> UIndex:
     "The graph's U-Retrieval index, built on first use and kept on the GraphIndex."
-    if getattr(gi, "_u_index", None) is None: gi._u_index = UIndex(gi, kg)
-    return gi._u_index
+    return gi.derived("u_index", lambda _: UIndex(gi, kg))
 
 # %% ../nbs/11a_uretrieval.ipynb #cc1a1448
 CUES = {   # query word prefix -> the tags it asks for
@@ -449,10 +448,10 @@ def _graph_tables(gi: GraphIndex, kg=None):
 def u_retrieval(R: Retriever, query: str, kg=None, **params) -> Retrieved:
     "The registered `u_retrieval` method: U-Retrieval on the Retriever's graph."
     gi = R.graph
-    if getattr(gi, "_u_index", None) is None:
+    if gi.kept("u_index") is None:
         tables = _graph_tables(gi, kg)
         if tables is None:
             return Retrieved("u_retrieval", query, reason="u_retrieval needs the graph's tables (entities with layers, "
                                                           "evidence): pass kg=…", params=params)
         u_index(gi, tables)
-    return retrieve_u(gi._u_index, query, **params)
+    return retrieve_u(gi.kept("u_index"), query, **params)

@@ -49,7 +49,7 @@ def reduced_indexes(kg, Q: pd.DataFrame) -> dict:
         tables = TableGraph(kg.entities, T[~m])
         tables.evidence = kg.evidence[kg.evidence.triplet_id.isin(set(T.triplet_id[~m]))]
         gi = GraphIndex(tables)
-        gi._semantic, gi._names, gi._max_words = full._semantic, full._names, full._max_words
+        for shared in ("node_embeddings", "names"): gi.keep(shared, full.kept(shared))   # built by the warm-up
         out[kind] = gi
     return out
 
