@@ -5,12 +5,11 @@
 # %% ../nbs/12b_focused.ipynb #a099bf41
 from __future__ import annotations
 import re
-from functools import lru_cache
 import numpy as np, pandas as pd
 from .schema import CITATION
 from .cpic_history import history_answer
-from .retrieval import GraphIndex, word_key
-from .targets import TARGETS, ONE_VALUED, fits_target, hpo_branch, entity_types, value_verdict
+from .retrieval import GraphIndex
+from .targets import TARGETS, ONE_VALUED, fits_target, entity_types, value_verdict
 from .question import Question, parse_question, BRIDGES, BRIDGE_PREDICATES
 from .manifest import citation
 from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
@@ -41,7 +40,6 @@ def _ends(r, ents: list[Entity]) -> tuple[int|None, str|None]:
 def answer_rows(manifest: pd.DataFrame, gi: GraphIndex, q: Question, ents: list[Entity], skip: set) -> pd.DataFrame:
     ("Rows that answer: columns row, subject (question entity index), answer (entity id), pair (joins two question "
      "entities).")
-    ids = {i for e in ents for i in e.ids}
     preds = set(q.predicates) if q.target else None
     out = []
     for j, r in enumerate(manifest.itertuples(index=False)):
@@ -176,10 +174,14 @@ GUIDANCE_MOST = 12    # a guideline's list of drugs is named whole (NG217 names 
 def _group_of(manifest, r) -> str|None:
     return row_relation(manifest.iloc[r.row]) or PREDICATE_GROUP.get(r.predicate)
 
+def _with_groups(manifest, found: pd.DataFrame) -> pd.DataFrame:
+    "The rows with the relation group and the population each states."
+    return found.assign(group=[_group_of(manifest, r) for r in found.itertuples(index=False)],
+                        pop=[row_population(manifest.iloc[j]) for j in found.row])
+
 def for_population(manifest, found: pd.DataFrame, q: Question) -> pd.DataFrame:
     "The rows whose population fits the question's, those for a population it states standing in for the rest."
-    f = found.assign(group=[_group_of(manifest, r) for r in found.itertuples(index=False)],
-                     pop=[row_population(manifest.iloc[j]) for j in found.row])
+    f = _with_groups(manifest, found)
     f = f[np.array([row_fits(p, q.qualifiers, q.age) for p in f["pop"]], dtype=bool)]
     stated = set(q.qualifiers) & set(HARD_QUALIFIERS)
     if q.qualifiers and len(f):       # a patient described: rows for a population the question does not state go
@@ -240,11 +242,15 @@ def _drug_as_answer(f: pd.DataFrame, ents, drug: list[bool]) -> pd.DataFrame:
             f.loc[i, "answer"], f.loc[i, "subject"] = ents[int(r.subject)].entity_id, j
     return f
 
+def _named_drugs(q: Question, ents) -> list[bool]:
+    "Which of the answer's entities the question names as drugs."
+    layer = {e["entity_id"]: e.get("layer") for e in q.entities}
+    return [layer.get(e.entity_id) == "L4" for e in ents]
+
 def treatment_groups(manifest, q: Question, ents, found: pd.DataFrame) -> list[dict]:
     ("The answer's groups as data: subject, relation, population and the drugs named with the keys of their rows "
      "(the rows themselves under `rows`).")
-    layer = {e["entity_id"]: e.get("layer") for e in q.entities}
-    drug = [layer.get(e.entity_id) == "L4" for e in ents]      # "if ethosuximide fails": a drug named, not the subject
+    drug = _named_drugs(q, ents)      # "if ethosuximide fails": a drug named, not the subject
     f, out = _drug_as_answer(for_population(manifest, found, q), ents, drug), []
     # "lamotrigine failed: what next?" is not answered with lamotrigine ("… failed: is X an option?" asks about X)
     if "after-first-line" in q.qualifiers and q.form != "yes_no":
@@ -370,11 +376,9 @@ def bridge_text(manifest, gi, q: Question, ents) -> str|None:
 # %% ../nbs/12b_focused.ipynb #c5c6b9c7
 def first_line_instead(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
     "For 'is drug X first line for Y?' with no row joining them: Y's first-line rows, a sentence a population."
-    layer = {e["entity_id"]: e.get("layer") for e in q.entities}
-    named = [layer.get(e.entity_id) == "L4" for e in ents]
+    named = _named_drugs(q, ents)
     if not any(named) or all(named) or not len(found): return None
-    f = found.assign(group=[_group_of(manifest, r) for r in found.itertuples(index=False)],
-                     pop=[row_population(manifest.iloc[j]) for j in found.row])
+    f = _with_groups(manifest, found)
     f = f[(f.group == "first_line") & ~np.array([named[int(k)] for k in f.subject], dtype=bool)]
     return " ".join(_group_sentence(manifest, _lead(g, pop, ents[int(f.subject.iloc[0])].name), rows_of, GUIDANCE_MOST)
                     for (g, pop), rows_of in _groups(manifest, f).items()) or None
@@ -521,10 +525,9 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
     dated = q.target in ("guideline", "dose") and (q.as_of or q.form in ("replaced", "current"))
     if q.unknown and (lone or dated or typed and all(fits_target(gi, q.target, e.entity_id) for e in ents)):
         return dict(text=abstain(q, []), abstained=True, reason=f"{', '.join(q.unknown)} is not in the graph")
-    aside = found.head(0)
-    if q.target in ("drug", "safety", "dose") and len(found):       # only the rows for the patient described
-        kept = for_population(manifest, found, q)[list(found.columns)]
-        found, aside = kept, found[~found.row.isin(set(kept.row))]
+    treatment = q.target in ("drug", "safety", "dose") and len(found)     # only the rows for the patient described
+    kept = for_population(manifest, found, q)[list(found.columns)] if treatment else found
+    found, aside = kept, found[~found.row.isin(set(kept.row))]
     named = [(e.entity_id, e.name) for e in ents]
     text = (history_answer(manifest, entity_types(gi)[1], q, named) if q.target == "history"
             else dated_text(manifest, gi, q, ents, found))

@@ -50,9 +50,9 @@ def _guided_ends(gi: GraphIndex) -> frozenset:
     return frozenset(t["head"]) | frozenset(t["tail"])
 
 def guidance_triplets(gi: GraphIndex) -> pd.DataFrame:
-    "The graph's triplets with guidance evidence."
+    "The graph's triplets with guidance evidence (built once per index)."
     ev, t = gi.kg.evidence, gi.kg.triplets
-    return t[t.triplet_id.isin(set(ev.triplet_id[ev.source == "guidance"]))]
+    return gi.derived("guidance_triplets", lambda _: t[t.triplet_id.isin(set(ev.triplet_id[ev.source == "guidance"]))])
 
 def narrower_entities(gi: GraphIndex, target: str|None, ents: list[dict], below) -> list[dict]:
     "Terms below a treatment question's phenotypes that guideline rows name, where the phenotype has none (`below`)."
@@ -71,7 +71,7 @@ MOST_BROADER = 2
 
 def _parents(gi: GraphIndex) -> dict:
     e = gi.kg.entities
-    return dict(zip(e.entity_id, e.get("parents", pd.Series([[]] * len(e)))))
+    return gi.derived("parents", lambda _: dict(zip(e.entity_id, e.get("parents", pd.Series([[]] * len(e))))))
 
 def nearest_broader(parents: dict, term: str, rows) -> list[str]:
     "The nearest terms above `term` (at most `MOST_BROADER` steps, never the root *seizure*) that are in `rows`."
@@ -118,7 +118,8 @@ def _seizure_types_of(gi: GraphIndex, syndrome: str, seizure_types, rows, parent
     u = gi.index[syndrome]
     ends = {gi.ids[gi.tail[x] if gi.head[x] == u else gi.head[x]] for x in gi.incident(u)
             if gi.predicate[x] == "characterized_by"}
-    return {p for k in ends & set(seizure_types) for p in ([k] if k in rows else nearest_broader(parents, k, rows))}
+    return {p for k in ends.intersection(seizure_types)
+            for p in ([k] if k in rows else nearest_broader(parents, k, rows))}
 
 
 # %% ../nbs/11i_patient.ipynb #2a587e66

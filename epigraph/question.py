@@ -351,11 +351,12 @@ def about_patient(gi: GraphIndex, q: Question, text: str) -> Question:
 
 
 # %% ../nbs/11c_question.ipynb #584ae060
-def _treatment_reading(text: str, target: str|None, drug: bool = False) -> tuple[str|None, bool]:
-    ("(the target: a question that says who a treatment is for, or gives an age and names a `drug`, asks for drugs, "
-     "its form read so too; whether a drug it names is the one that failed)")
+def _treatment_reading(text: str, target: str|None, ents: list[dict]) -> tuple[str|None, bool]:
+    ("(the target: a question that says who a treatment is for, or gives an age and names a drug, asks for drugs, "
+     "its form read so too; whether it names a drug other than as the one that failed)")
     stated, age = stated_population(text)
-    return target or ("drug" if stated or age is not None and drug else None), "after-first-line" in stated
+    drug = any(e["type"] in ("drug", "chemical") for e in ents)
+    return target or ("drug" if stated or age is not None and drug else None), drug and "after-first-line" not in stated
 
 # %% ../nbs/11c_question.ipynb #92d5efdd
 def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Question:
@@ -374,8 +375,8 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     seeds, considered, chosen_notes = chosen[0], chosen[1] + about, chosen[2]
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
     target = target or value_target(gi, ents)             # "present from birth?" names an onset: asks for the onset
-    target, failed = _treatment_reading(fixed, target, any(e["type"] in ("drug", "chemical") for e in ents))
-    form = _form(masked, target, not failed and any(e["type"] in ("drug", "chemical") for e in ents), len(ents))
+    target, drug = _treatment_reading(fixed, target, ents)
+    form = _form(masked, target, drug, len(ents))
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets
     q = Question(text, ents, target, form,
                  *(parse_as_of(fixed) if form not in ("replaced", "current") else (None, None)),
