@@ -12,6 +12,7 @@ from .schema import CITATION, PREDICATES
 from .retrieval import Retrieved, Retriever, GraphIndex, retriever_names, edge_table, link_seeds
 from .targets import TARGETS, fits_target, entity_types
 from .question import Question, parse_question, focus_rows
+from .question_words import separate_asks
 from .history import history_source, CPIC
 from .cpic_history import cpic_rows
 from .manifest import MANIFEST_COLUMNS, empty_manifest, graph_manifest, manifest_of
@@ -19,9 +20,10 @@ from .readers import (build_prompt, checked_citations, fact_sentence, option_ent
                               write_answer)
 
 # %% auto #0
-__all__ = ['KIND_TARGETS', 'READERS', 'NOT_CONSULTED', 'SENTINEL_BASE', 'Answer', 'default_retriever', 'arms', 'retrieval_query',
-           'clean_options', 'focused_manifest', 'parsed_once', 'options_target', 'answer', 'register_reader',
-           'counterfactual_cases', 'injection', 'run_counterfactuals']
+__all__ = ['KIND_TARGETS', 'PRONOUN', 'COVERS', 'READERS', 'NOT_CONSULTED', 'SENTINEL_BASE', 'Answer', 'default_retriever',
+           'arms', 'retrieval_query', 'clean_options', 'focused_manifest', 'parsed_once', 'options_target',
+           'asked_parts', 'joined_answer', 'answer', 'register_reader', 'counterfactual_cases', 'injection',
+           'run_counterfactuals']
 
 # %% ../nbs/12_answer.ipynb #1eebecee
 @dataclass
@@ -116,6 +118,41 @@ def options_target(gi: GraphIndex, q: Question, options: list[str]) -> str|None:
     return next((t for t in KIND_TARGETS if all(fits_target(gi, t, i) for i in ids)
                  and _joins(TARGETS[t].predicates, start, end)), None)
 
+# %% ../nbs/12_answer.ipynb #97b3fe35
+PRONOUN = re.compile(r"\b(?:it|they|them|this (?:condition|disease|syndrome|disorder|drug|gene)|this)\b", re.I)
+COVERS = {"drug": {"safety"}}    # a target whose answer says another's as well
+
+def _with_subject(part: str, subject: str) -> str:
+    if PRONOUN.search(part): return PRONOUN.sub(subject, part, count=1)
+    return re.sub(r"\s*\?\s*$", f" for {subject}?", part)
+
+def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None) -> list[str]:
+    "The asks of a question answered apart (each naming its subject), or [] when it asks one thing."
+    parts = separate_asks(question)
+    if len(parts) < 2: return []
+    qs = [parsed_once(p, gi, hints) for p in parts]
+    named = next((q for q in qs if q.entities), None)
+    if named is None: return []
+    subject = next((e for e in named.entities if e["layer"] == "L1"), named.entities[0])["text"]
+    parts = [p if q.entities and not PRONOUN.search(p) else _with_subject(p, subject) for p, q in zip(parts, qs)]
+    qs = [parsed_once(p, gi, hints) for p in parts]
+    targets = [q.target for q in qs]
+    if None in targets or not all(q.entities for q in qs): return []
+    kept = [t for t in targets if not any(t in COVERS.get(o, ()) for o in targets)]
+    if len(set(kept)) < 2: return []
+    return [p for p, t in zip(parts, targets) if t in kept]
+
+def joined_answer(q: Question, answers: list[Answer]) -> Answer:
+    "The answers to a question's parts as one answer: their texts in turn, one manifest, the whole question's parse."
+    q.asks = [a.question for a in answers]
+    manifest = pd.concat([a.manifest for a in answers], ignore_index=True).drop_duplicates("key", ignore_index=True)
+    first = answers[0]
+    return Answer(q.text, first.arm, first.reader, [], None, " ".join(a.text for a in answers if a.text), manifest,
+                  first.retrieved, sum(a.seconds for a in answers), [m for a in answers for m in (a.prompt or [])],
+                  [r for a in answers for r in a.refused], "; ".join(a.reason for a in answers if a.reason), q,
+                  [g for a in answers for g in a.groups])
+
+
 # %% ../nbs/12_answer.ipynb #07706d45
 def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst", reader: str = "offline",
            retriever: Retriever|None = None, option_ids: list|None = None, inject: pd.DataFrame|None = None,
@@ -126,6 +163,9 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     if arm not in arms(): raise ValueError(f"answer: unknown arm {arm!r}; use one of {', '.join(arms())}")
     if reader not in READERS: raise ValueError(f"answer: reader must be one of {', '.join(READERS)}, got {reader!r}")
     opts, R, t0 = clean_options(options), retriever or default_retriever(), time.perf_counter()
+    if not opts and inject is None and (parts := asked_parts(question, R.graph, hints)):
+        return joined_answer(parsed_once(question, R.graph, hints), [
+            answer(p, None, arm, reader, R, None, None, llm, verify, hints, **params) for p in parts])
     q = parsed_once(question, R.graph, hints)
     if opts and q.target is None: q.target = options_target(R.graph, q, opts)    # the options say what is asked
     if not opts and arm == "ppr_pcst" and q.entities and "seeds" not in params:    # a free question's seeds are parsed

@@ -87,6 +87,7 @@ WH_NOUNS = [   # (target, nouns) for the noun a which/what question asks for
                       r"]?effects?|reactions?|complications?|toxicit(?:y|ies)|harms|unwanted effects?"),
     ("disease", r"diseases?|syndromes?|conditions?|disorders?|epilepsies|epilepsy"),
     ("onset", r"age|ages"),
+    ("inheritance", r"inheritance|modes? of (?:inheritance|transmission)|patterns? of inheritance"),
     ("guideline", r"guidelines?|publications?|papers?|recommendations?|versions?"),
 ]
 WH = re.compile(r"\b(?:which|what)\s+(?:(?:is|are|was|were|would be|should be)\s+)?(?:(?:the|a|an)\s+)?(?:(?:of "
@@ -213,6 +214,7 @@ class Question:
     read_as: list = field(default_factory=list)      # how a phrase was read as a disease (an answer says so)
     qualifiers: list = field(default_factory=list)   # the guidance population it states (`02e_guidance` tokens)
     age: int|None = None                             # the age in years it gives
+    asks: list = field(default_factory=list)         # the questions it was answered as, when it asks two things
 
     @property
     def predicates(self) -> tuple: return TARGETS[self.target].predicates if self.target else ()

@@ -11,9 +11,10 @@ from .retrieval import GraphIndex, word_key, _name_table, table_of, SEED_COLUMNS
 
 # %% auto #0
 __all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'OLD_ALLELE', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES',
-           'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'RISK', 'BENEFIT', 'HEAD_LAYER',
-           'clean_question', 'expand_names', 'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities',
-           'english_words', 'last_clause', 'polarity', 'head_word']
+           'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'RISK', 'BENEFIT', 'WH_OPEN', 'AUX',
+           'AUX_OPEN', 'ASK_OPEN', 'ASK_SPLIT', 'IS_ASK', 'HEAD_LAYER', 'clean_question', 'expand_names',
+           'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities', 'english_words', 'last_clause',
+           'polarity', 'separate_asks', 'head_word']
 
 # %% ../nbs/11h_question_words.ipynb #d50c59dc
 MAX_QUESTION_CHARS = 2_000   # a long clinical question is a few hundred characters; past this it is not a question
@@ -247,6 +248,26 @@ def polarity(text: str) -> str|None:
                  r"\bassociated\b|\brelated\b|\bcheck\w*|\btest\w*|\bpair\b", last, re.I): return None
     if re.search(r"\bsafe(?:ly)?\b|\bok(?:ay)?\b|\bfine\b", last, re.I): return "benefit"
     return "risk" if RISK.search(last) else "benefit" if BENEFIT.search(last) else None
+
+
+# %% ../nbs/11h_question_words.ipynb #23ab3f81
+# a question word (not "how it is", which is said, not asked) or a yes/no verb with its own subject ("and is it",
+# not "and are safe") opens an ask
+WH_OPEN = r"(?:which|what|how|when|who|where|why)\b(?!\s+(?:it|they|he|she|we|you|i|this|that)\b)"
+AUX = r"(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have|may|might)"
+AUX_OPEN = (rf"{AUX}\s+"
+            r"(?:it|they|this|that|there|these|those|he|she|the|a|an|my|our|its|their|(?-i:[A-Z]))")
+ASK_OPEN = rf"(?:{WH_OPEN}|{AUX_OPEN})"
+ASK_SPLIT = re.compile(rf"(?<=\?)\s+(?=\S)|(?:\s*,\s*|\s+)(?:and|and also|also|plus)\s+(?={ASK_OPEN})|"
+                       rf";\s*(?={ASK_OPEN})", re.I)
+# an ask opens with a question word or verb (after a scene: "Dravet syndrome: which gene?") or ends with "?"
+IS_ASK = re.compile(rf"^(?:[^:?]*:\s*)?(?:{WH_OPEN}|{AUX}\b)|\?\s*$", re.I)
+
+def separate_asks(text: str) -> list[str]:
+    "The asks of a question, each ending with '?' ('Which gene causes X, and how is it inherited?' has two)."
+    parts = [p.strip(" ,;") for p in ASK_SPLIT.split(text.strip()) if p.strip(" ,;")]
+    if len(parts) < 2 or not all(IS_ASK.search(p) for p in parts): return [text.strip()]
+    return [p if p.endswith("?") else p + "?" for p in parts]
 
 
 # %% ../nbs/11h_question_words.ipynb #f07cfb42
