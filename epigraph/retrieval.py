@@ -16,11 +16,11 @@ from .schema import TIER_TABLE
 
 # %% auto #0
 __all__ = ['PARAMS', 'SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE',
-           'QUERY_MEMO', 'METHODS', 'RETRIEVERS', 'RetrievalParams', 'table_of', 'Retrieved', 'approx_tokens',
-           'cut_to_budget', 'evidence_strength', 'fold_accents', 'word_key', 'GraphIndex', 'TableGraph', 'synthetic_kg',
-           'name_keys', 'family_table', 'families', 'link_by_names', 'link_by_ner', 'seed_rows', 'link_seeds',
-           'format_hop', 'edge_table', 'tree_paths', 'serialise_paths', 'cut_lines', 'register_retriever',
-           'retriever_fn', 'retriever_names', 'Retriever']
+           'SUSCEPTIBILITY', 'QUERY_MEMO', 'METHODS', 'RETRIEVERS', 'RetrievalParams', 'table_of', 'Retrieved',
+           'approx_tokens', 'cut_to_budget', 'evidence_strength', 'fold_accents', 'word_key', 'GraphIndex',
+           'TableGraph', 'synthetic_kg', 'name_keys', 'family_table', 'families', 'link_by_names', 'link_by_ner',
+           'seed_rows', 'link_seeds', 'format_hop', 'edge_table', 'tree_paths', 'serialise_paths', 'cut_lines',
+           'register_retriever', 'retriever_fn', 'retriever_names', 'Retriever']
 
 # %% ../nbs/11_retrieval.ipynb #6b51bd3d
 @dataclass(frozen=True)
@@ -263,6 +263,9 @@ def name_keys(name: str) -> list[str]:
         keys.append(word_key(" ".join(parts[::-1] + tail)))
     return list(dict.fromkeys(k for k in keys if k))
 
+# OMIM names a genetic subtype of a disease by its locus: 'Epilepsy, childhood absence, susceptibility to, 1'
+SUSCEPTIBILITY = re.compile(r",?\s*\bsusceptibility(?: to)?\b", re.I)
+
 def family_table(gi: GraphIndex) -> dict[str, list[int]]:
     ("stem key → the L1 entities whose name is that stem and a subtype (Gaucher disease → types I, II, III), and the "
      "one named by the stem alone: a family name reaches its members; a stem with one member is no family.")
@@ -272,7 +275,8 @@ def family_table(gi: GraphIndex) -> dict[str, list[int]]:
     fam: dict[str, set] = {}
     for i, name in enumerate(gi.names):
         if layers[i] != "L1" or not _SUBTYPE.search(name): continue
-        for k in name_keys(_SUBTYPE.sub("", name)): fam.setdefault(k, set()).add(i)
+        stem = _SUBTYPE.sub("", name)
+        for k in name_keys(stem) + name_keys(SUSCEPTIBILITY.sub("", stem)): fam.setdefault(k, set()).add(i)
     for i, name in enumerate(gi.names):   # OMIM leaves a series' first member unnumbered (Myoclonic epilepsy of Lafora)
         if layers[i] == "L1" and (k := word_key(name)) in fam: fam[k].add(i)
     return {k: sorted(v) for k, v in fam.items() if len(v) >= 2}
