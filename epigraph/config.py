@@ -265,7 +265,7 @@ STAGES = {
     "graph": ("graph", "store", "graph_checks", "temporal", "ages", "build", "corpus", "ingest"),
     "retrieve": ("retrieval", "question_words", "targets", "subjects", "patient", "manifest", "history", "question",
                  "chains", "pprpcst", "baselines", "uretrieval", "hypergraph"),
-    "answer": ("metrics", "readers", "cpic_history", "focused", "answer", "ask", "viewer"),
+    "answer": ("metrics", "readers", "cpic_history", "sentences", "focused", "answer", "ask", "viewer"),
     "bench": ("bench", "runs", "own_words", "tasks", "tasks_time"),
     "eeg": ("eeg", "eeg_analysis"),
     "book": ("book", "cli"),

@@ -11,153 +11,21 @@ from .cpic_history import history_answer
 from .retrieval import GraphIndex
 from .targets import TARGETS, ONE_VALUED, fits_target, entity_types, value_verdict
 from .question import Question, parse_question, BRIDGES, BRIDGE_PREDICATES
-from .manifest import citation
-from .readers import (Entity, entity_of, touches, cites, fact_sentence, row_relation, row_population,
+from .readers import (Entity, entity_of, cites, fact_sentence, row_relation, row_population,
                               first_day, TIER_FACTOR, unverified_rows)
 from .treatment_sources import POPULATION_IDS, GENOTYPE_PREFIXES
 from .patient import GROUP_ENTITY
-from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits, paraphrase_of, statement_rows,
+from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits,
                                HARM_RELATIONS, GIVE_RELATIONS)
+from .sentences import (MOST_CLAIMS, ACTED, answer_rows, ranked, only, action_sentences, fact_line, _cap,
+                                _low, _sentence)
+
 
 # %% auto #0
-__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'ACTED', 'GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST',
-           'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK', 'SHARED', 'QUALIFIERS', 'answer_rows', 'ranked',
-           'onset_sentence', 'only', 'action_sentences', 'fact_line', 'for_population', 'treatment_groups',
-           'grouped_text', 'abstain', 'yes_no_text', 'bridge_text', 'first_line_instead', 'shared_text', 'qualified',
-           'grouped', 'list_text', 'dated_text', 'answer_groups', 'read_free', 'free_reader']
-
-# %% ../nbs/12b_focused.ipynb #4c8287e0
-MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
-
-# %% ../nbs/12b_focused.ipynb #6d8b486e
-def _ends(r, ents: list[Entity]) -> tuple[int|None, str|None]:
-    "(index of the question entity the row touches, the id at the other end) — or (None, None)."
-    for k, q in enumerate(ents):
-        if touches(r, q, "head"): return k, r.tail
-        if touches(r, q, "tail"): return k, r.head
-    return None, None
-
-def answer_rows(manifest: pd.DataFrame, gi: GraphIndex, q: Question, ents: list[Entity], skip: set) -> pd.DataFrame:
-    ("Rows that answer: columns row, subject (question entity index), answer (entity id), pair (joins two question "
-     "entities).")
-    preds = set(q.predicates) if q.target else None
-    out = []
-    for j, r in enumerate(manifest.itertuples(index=False)):
-        if j in skip or not isinstance(r.predicate, str): continue
-        k, other = _ends(r, ents)
-        if k is None or other is None: continue
-        pair = other not in ents[k].ids and any(touches(r, e, "head" if r.head == other else "tail")
-                                                 for j, e in enumerate(ents) if j != k)
-        if pair or ((preds is None or r.predicate in preds) and (q.target is None or fits_target(gi, q.target, other))):
-            out.append(dict(row=j, subject=k, answer=other, pair=pair, predicate=r.predicate, tier=r.tier, key=r.key))
-    return pd.DataFrame(out, columns=["row", "subject", "answer", "pair", "predicate", "tier", "key"])
-
-# for these targets, the relations said first (a treatment question hears what treats before what to avoid)
-FIRST_SAID = {
-    "drug": ("first_line_for", "treated_with", "gene_drug_interaction", "contraindicated_with", "aggravates"),
-    "safety": ("contraindicated_with", "aggravates", "gene_drug_interaction", "induces")}
-
-# %% ../nbs/12b_focused.ipynb #1a654cea
-def ranked(found: pd.DataFrame, target: str|None = None) -> pd.DataFrame:
-    ("One row per answer entity and question entity (its subject), strongest evidence first: the relation asked "
-     "first, best tier, independent citations, rows.")
-    order = {p: k for k, p in enumerate(FIRST_SAID.get(target, ()))}
-    groups: dict = {}
-    for r in sorted(found.itertuples(index=False), key=lambda r: (order.get(r.predicate, len(order)), r.row)):
-        g = groups.setdefault((r.subject, r.answer), dict(answer=r.answer, subject=r.subject, said=len(order),
-                                                          score=0.0, keys=set(), rows=[], pair=False))
-        g["said"] = min(g["said"], order.get(r.predicate, len(order)))
-        g["score"] = max(g["score"], TIER_FACTOR.get(r.tier, 0.3))
-        g["keys"].add(r.key); g["rows"].append(r.row); g["pair"] = g["pair"] or bool(r.pair)
-    out = sorted(groups.values(),
-                 key=lambda g: (not g["pair"], g["said"], -g["score"], -len(g["keys"]), -len(g["rows"]),
-                                min(g["rows"])))
-    return pd.DataFrame([dict(answer=g["answer"], subject=g["subject"], said=g["said"], score=g["score"],
-                              n_keys=len(g["keys"]), n_rows=len(g["rows"]),
-                              first=min(g["rows"]), rows=g["rows"], pair=g["pair"]) for g in out],
-                        columns=["answer", "subject", "said", "score", "n_keys", "n_rows", "first", "rows", "pair"])
-
-# %% ../nbs/12b_focused.ipynb #8378892e
-def _age(iso: str) -> str:
-    "'P28D/P1Y' -> 'between 28 days and 1 year of age'; 'P16Y/' -> 'from 16 years of age'."
-    unit = {"D": "day", "W": "week", "M": "month", "Y": "year"}
-    def one(p):
-        m = re.fullmatch(r"P(\d+)([DWMY])", p or "")
-        return f"{int(m[1])} {unit[m[2]]}{'s' if int(m[1]) != 1 else ''}" if m else None
-    a, _, b = str(iso).partition("/")
-    a, b = one(a), one(b)
-    if a and b: return "at birth" if a == b == "0 days" else f"between {'birth' if a == '0 days' else a} and {b} of age"
-    return f"from {a} of age" if a else ""
-
-def _cap(s: str) -> str: return s[:1].upper() + s[1:]
-
-def _low(s: str) -> str:
-    "Lower-case the first letter unless the first word is an acronym or a symbol (HLA-B, X-linked, SCN1A)."
-    w = s.split(" ", 1)[0]
-    return (s if len(w) > 1 and (w[1].isupper() or w[1] in "-*0123456789" or any(c.isdigit() for c in w))
-            else s[:1].lower() + s[1:])
-
-def _sentence(text: str, c: str) -> str: return f"{text} {c}." if c else f"{text}."
-
-
-# %% ../nbs/12b_focused.ipynb #9974d851
-def _value_ends(gi: GraphIndex, target: str, r) -> tuple[str, str]|None:
-    "(the row's disease, its value) when exactly one end is of the target's kind, so the sentence names the row's own."
-    ends = [(r["head"], r["head_name"]), (r["tail"], r["tail_name"])]
-    value = [fits_target(gi, target, i) for i, _ in ends]
-    if value.count(True) != 1: return None
-    return (ends[1][1], ends[0][1]) if value[0] else (ends[0][1], ends[1][1])
-
-def onset_sentence(manifest, gi: GraphIndex, subject: str, grp) -> str:
-    r = manifest.iloc[grp.rows[0]]
-    anchor = _anchor(gi, r.triplet_id)
-    if (own := _value_ends(gi, "onset", r)): subject, term = own      # whichever end the question asked about
-    else: term = r["tail_name"] if r["tail"] == grp.answer else r["head_name"]
-    when = _age(anchor) if anchor else ""
-    return _sentence(f"{_cap(subject)} begins {when} (HPO onset: {term})" if when else f"{_cap(subject)} has HPO onset "
-                                                                                       f"{term}",
-                     cites(manifest, grp.rows[:1]))
-
-def _anchor(gi: GraphIndex, triplet_id) -> str|None:
-    t = gi.kg.triplets
-    a = gi.derived("anchors", lambda _: dict(zip(t.triplet_id, t.get("anchor", pd.Series([None] * len(t))))))
-    v = a.get(triplet_id)
-    return v if isinstance(v, str) and v else None
-
-# %% ../nbs/12b_focused.ipynb #e6f5ea59
-def only(manifest, rows) -> str:
-    "The citations of exactly these rows (no other row stating the same fact: it may be dated after the as-of day)."
-    return " ".join(dict.fromkeys(citation(r.key, r.tier, r.date)
-                                  for r in manifest.iloc[list(rows)].itertuples(index=False)))
-
-ACTED = ("dose_adjust", "test_before")   # a guideline's relations that say what to do with the drug, not only which
-
-def action_sentences(manifest, rows) -> list[str]:
-    "What the guideline says to do in the dose or testing rows among `rows`: their paraphrases, each cited."
-    acted = [(j, r, rel) for j in rows if (r := manifest.iloc[j]).source == "guidance"
-             and (rel := row_relation(r)) in ACTED]
-    said = statement_rows([(str(r.tail_name), paraphrase_of(str(r.text), rel).rstrip(". ")) for _, r, rel in acted])
-    return [_sentence(text, only(manifest, [acted[k][0] for k in at])) for text, at in said]
-
-# %% ../nbs/12b_focused.ipynb #66bfbd80
-def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
-    ("One cited sentence for an answer entity, in the words of the target, citing the rows that state its first "
-     "row's fact.")
-    if q.target == "onset": return onset_sentence(manifest, gi, subject, grp)
-    r = manifest.iloc[grp.rows[0]]
-    if acts := action_sentences(manifest, grp.rows[:1]): return acts[0]      # a dose or test row: what to do
-    if q.target == "inheritance" and (own := _value_ends(gi, q.target, r)):
-        who, term = own[0], re.sub(r"\s+inheritance$", "", own[1])
-        return _sentence(f"{_cap(who)} is inherited as {_low(term)} (HPO mode of inheritance)",
-                         cites(manifest, grp.rows[:1]))
-    ends = {r["head"]: r.head_name, r["tail"]: r.tail_name}
-    people = [e for e in ends if e in POPULATION_IDS]
-    if row_relation(r) == "avoid" and len(ends) == 2 and len(people) == 1:
-        # a group of people, not a disease the drug may worsen
-        drug = next(str(n) for e, n in ends.items() if e not in POPULATION_IDS)
-        return _sentence(f"{_cap(drug)} should be avoided in {ends[people[0]]}",
-                         cites(manifest, grp.rows[:1]))
-    return _sentence(fact_sentence(r), cites(manifest, grp.rows[:1]))   # `cites` adds the rows stating the same
+__all__ = ['GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK',
+           'SHARED', 'QUALIFIERS', 'for_population', 'treatment_groups', 'grouped_text', 'abstain', 'yes_no_text',
+           'bridge_text', 'first_line_instead', 'shared_text', 'qualified', 'grouped', 'list_text', 'dated_text',
+           'answer_groups', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #7e08b25f
 GROUPS = {   # relation -> how its group is introduced; the order is the order of the answer
