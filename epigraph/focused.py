@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import numpy as np, pandas as pd
 from .schema import CITATION
+from .graph import HELPS
 from .cpic_history import history_answer
 from .retrieval import GraphIndex
 from .targets import TARGETS, ONE_VALUED, fits_target, entity_types, value_verdict
@@ -190,6 +191,13 @@ def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
         return "Yes" if q.negated else "No, not as first line"    # a treatment, but no source calls it first line
     return _yes_no(yes, q.negated)
 
+def _harm_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
+    "For 'does X worsen Y?' answered only by rows giving X for Y: no row says the harm, and the rows follow."
+    if q.polarity != "risk" or q.negated or not rows.predicate.isin(HELPS).all(): return None
+    r = manifest.iloc[int(rows.row.iloc[0])]
+    drug, cond = (r.head_name, r.tail_name) if r.predicate == "first_line_for" else (r.tail_name, r.head_name)
+    return f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}; it gives it as a treatment:"
+
 def _yes_no(yes: bool, negated: bool) -> str: return "Yes" if yes != negated else "No"   # "is it not X?" flips it
 
 
@@ -207,8 +215,8 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame, aside: pd.
     pairs = found[found.pair]
     line = lambda g: fact_line(manifest, gi, q, ents[int(g.subject)].name, g)    # each claim names its own subject
     if len(pairs):
-        return (f"{_opener(q, pairs, manifest)}. "
-                + " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples()))
+        said = " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples())
+        return f"{_harm_unsaid(q, pairs, manifest) or _opener(q, pairs, manifest) + '.'} {said}"
     if bridged := bridge_text(manifest, gi, q, ents): return bridged     # a gene and a feature, through diseases
     if FIRST_LINE.search(q.text) and (instead := first_line_instead(manifest, q, ents, found)):
         return f"No, not as first line. {instead}"

@@ -33,7 +33,8 @@ AGE_WORDS = (r"\bhow early\b|\bshows? up\b|\bpoint in life\b|\bage (?:at|of) (?:
              r"\bdecade of life\b|\b(?:a|an) (?:childhood|adult|adolescent|teenage|infantile|neonatal)[- ](?:onset )?"
              r"(?:disease|disorder|condition|epilepsy)\b|(?<!other )(?<!our )(?<!my )\b(?:adults|teenagers|adolescents|"
              r"newborns|infants) (?:get|develop|have)\b|\bseen in (?:newborns|infants|babies|children|adults|teenagers|"
-             r"adolescents)\b|\b(?:before|after) school age\b")
+             r"adolescents)\b|\b(?:before|after) school age\b|\b(?:disease|disorder|condition|epilepsy|syndrome) of "
+             r"(?:infancy|childhood|adolescence|adulthood|the newborn|old age)\b")
 # recurrence in a family: "could my other children get X?", "from parent to child"
 FAMILY_WORDS = (r"\b(?:could|can|will|might|would) (?:my|our|her|his|their|the) (?:other |next |future )?(?:child|"
                 r"children|kids?|sons?|daughters?|bab(?:y|ies)|siblings?|brothers?|sisters?) (?:also )?(?:get|have|"

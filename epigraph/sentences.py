@@ -32,8 +32,9 @@ def _ends(r, ents: list[Entity]) -> tuple[int|None, str|None]:
 
 def answer_rows(manifest: pd.DataFrame, gi: GraphIndex, q: Question, ents: list[Entity], skip: set) -> pd.DataFrame:
     ("Rows that answer: columns row, subject (question entity index), answer (entity id), pair (joins two question "
-     "entities).")
+     "entities), member (its subject is a member of a family the question names, not the entity it names).")
     preds = set(q.predicates) if q.target else None
+    members = {e["entity_id"] for e in q.entities if e.get("method") == "graph family"}
     out = []
     for j, r in enumerate(manifest.itertuples(index=False)):
         if j in skip or not isinstance(r.predicate, str): continue
@@ -42,8 +43,9 @@ def answer_rows(manifest: pd.DataFrame, gi: GraphIndex, q: Question, ents: list[
         pair = other not in ents[k].ids and any(touches(r, e, "head" if r.head == other else "tail")
                                                  for j, e in enumerate(ents) if j != k)
         if pair or ((preds is None or r.predicate in preds) and (q.target is None or fits_target(gi, q.target, other))):
-            out.append(dict(row=j, subject=k, answer=other, pair=pair, predicate=r.predicate, tier=r.tier, key=r.key))
-    return pd.DataFrame(out, columns=["row", "subject", "answer", "pair", "predicate", "tier", "key"])
+            out.append(dict(row=j, subject=k, answer=other, pair=pair, predicate=r.predicate, tier=r.tier, key=r.key,
+                            member=ents[k].entity_id in members))
+    return pd.DataFrame(out, columns=["row", "subject", "answer", "pair", "predicate", "tier", "key", "member"])
 
 # for these targets, the relations said first (a treatment question hears what treats before what to avoid)
 FIRST_SAID = {
@@ -53,17 +55,18 @@ FIRST_SAID = {
 # %% ../nbs/12e_sentences.ipynb #1a654cea
 def ranked(found: pd.DataFrame, target: str|None = None) -> pd.DataFrame:
     ("One row per answer entity and question entity (its subject), strongest evidence first: the relation asked "
-     "first, best tier, independent citations, rows.")
+     "first, the entity named before the members of its family, best tier, independent citations, rows.")
     order = {p: k for k, p in enumerate(FIRST_SAID.get(target, ()))}
     groups: dict = {}
     for r in sorted(found.itertuples(index=False), key=lambda r: (order.get(r.predicate, len(order)), r.row)):
         g = groups.setdefault((r.subject, r.answer), dict(answer=r.answer, subject=r.subject, said=len(order),
-                                                          score=0.0, keys=set(), rows=[], pair=False))
+                                                          score=0.0, keys=set(), rows=[], pair=False,
+                                                          member=bool(getattr(r, "member", False))))
         g["said"] = min(g["said"], order.get(r.predicate, len(order)))
         g["score"] = max(g["score"], TIER_FACTOR.get(r.tier, 0.3))
         g["keys"].add(r.key); g["rows"].append(r.row); g["pair"] = g["pair"] or bool(r.pair)
     out = sorted(groups.values(),
-                 key=lambda g: (not g["pair"], g["said"], -g["score"], -len(g["keys"]), -len(g["rows"]),
+                 key=lambda g: (not g["pair"], g["said"], g["member"], -g["score"], -len(g["keys"]), -len(g["rows"]),
                                 min(g["rows"])))
     return pd.DataFrame([dict(answer=g["answer"], subject=g["subject"], said=g["said"], score=g["score"],
                               n_keys=len(g["keys"]), n_rows=len(g["rows"]),
