@@ -196,7 +196,8 @@ def _harm_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
     if q.polarity != "risk" or q.negated or not rows.predicate.isin(HELPS).all(): return None
     r = manifest.iloc[int(rows.row.iloc[0])]
     drug, cond = (r.head_name, r.tail_name) if r.predicate == "first_line_for" else (r.tail_name, r.head_name)
-    return f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}; it gives it as a treatment:"
+    said = f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}"
+    return f"{said}; it gives it as a treatment:"
 
 def _yes_no(yes: bool, negated: bool) -> str: return "Yes" if yes != negated else "No"   # "is it not X?" flips it
 
