@@ -11,7 +11,7 @@ import pandas as pd
 from .schema import CITATION, PREDICATES
 from .retrieval import Retrieved, Retriever, GraphIndex, retriever_names, edge_table, link_seeds
 from .targets import TARGETS, fits_target, entity_types
-from .question import Question, parse_question, focus_rows
+from .question import Question, parse_question, focus_rows, coordinated_targets, masked_text
 from .question_words import separate_asks
 from .history import history_source, CPIC
 from .cpic_history import cpic_rows
@@ -126,10 +126,22 @@ def _with_subject(part: str, subject: str) -> str:
     if PRONOUN.search(part): return PRONOUN.sub(subject, part, count=1)
     return re.sub(r"\s*\?\s*$", f" for {subject}?", part)
 
-def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None) -> list[str]:
-    "The asks of a question answered apart (each naming its subject), or [] when it asks one thing."
+def _kept(targets: list) -> list:
+    "The targets not answered by another's answer, each once, in order."
+    return list(dict.fromkeys(t for t in targets if not any(t in COVERS.get(o, ()) for o in targets)))
+
+def _by_noun(question: str, gi: GraphIndex, hints: dict|None) -> list[tuple[str, str]]:
+    "One question asking for two kinds in one phrase ('the gene and the inheritance of X'): once per kind."
+    q = parsed_once(question, gi, hints)
+    if (hints or {}).get("target") or not q.entities: return []
+    targets = _kept(coordinated_targets(masked_text(q)))
+    return [(question, t) for t in targets] if len(targets) >= 2 else []
+
+def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None) -> list[tuple[str, str|None]]:
+    ("The asks of a question answered apart, each (text naming its subject, the target to ask it for or None to read "
+     "it from the words); [] when it asks one thing.")
     parts = separate_asks(question)
-    if len(parts) < 2: return []
+    if len(parts) < 2: return _by_noun(question, gi, hints)
     qs = [parsed_once(p, gi, hints) for p in parts]
     named = next((q for q in qs if q.entities), None)
     if named is None: return []
@@ -137,14 +149,12 @@ def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None) -> list[
     parts = [p if q.entities and not PRONOUN.search(p) else _with_subject(p, subject) for p, q in zip(parts, qs)]
     qs = [parsed_once(p, gi, hints) for p in parts]
     targets = [q.target for q in qs]
-    if None in targets or not all(q.entities for q in qs): return []
-    kept = [t for t in targets if not any(t in COVERS.get(o, ()) for o in targets)]
-    if len(set(kept)) < 2: return []
-    return [p for p, t in zip(parts, targets) if t in kept]
+    if None in targets or not all(q.entities for q in qs) or len(kept := _kept(targets)) < 2: return []
+    return [(p, None) for p, t in zip(parts, targets) if t in kept]
 
 def joined_answer(q: Question, answers: list[Answer]) -> Answer:
     "The answers to a question's parts as one answer: their texts in turn, one manifest, the whole question's parse."
-    q.asks = [a.question for a in answers]
+    q.asks = [a.question + (f" ({a.parsed.target})" if a.question == q.text else "") for a in answers]
     manifest = pd.concat([a.manifest for a in answers], ignore_index=True).drop_duplicates("key", ignore_index=True)
     first = answers[0]
     return Answer(q.text, first.arm, first.reader, [], None, " ".join(a.text for a in answers if a.text), manifest,
@@ -165,7 +175,8 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     opts, R, t0 = clean_options(options), retriever or default_retriever(), time.perf_counter()
     if not opts and inject is None and (parts := asked_parts(question, R.graph, hints)):
         return joined_answer(parsed_once(question, R.graph, hints), [
-            answer(p, None, arm, reader, R, None, None, llm, verify, hints, **params) for p in parts])
+            answer(p, None, arm, reader, R, None, None, llm, verify, dict(hints or {}, target=t) if t else hints,
+                   **params) for p, t in parts])
     q = parsed_once(question, R.graph, hints)
     if opts and q.target is None: q.target = options_target(R.graph, q, opts)    # the options say what is asked
     if not opts and arm == "ppr_pcst" and q.entities and "seeds" not in params:    # a free question's seeds are parsed

@@ -24,8 +24,8 @@ from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expa
 __all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS', 'YES_NO',
            'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET',
            'TIER_WORDS', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun',
-           'question_target', 'parse_as_of', 'negated', 'Question', 'link_question', 'about_patient', 'parse_question',
-           'bridge_rows', 'focus_rows']
+           'question_target', 'coordinated_targets', 'parse_as_of', 'negated', 'Question', 'masked_text',
+           'link_question', 'about_patient', 'parse_question', 'bridge_rows', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #15976c00
 # who gets it, by age: "how early does X show up?", "is X a childhood disease?", "seen in newborns?"
@@ -133,6 +133,24 @@ def question_target(text: str, types: set|frozenset = frozenset(), masked: str|N
         if types & {"chemical", "drug"}: return "adverse_event"
         if types & {"disease", "syndrome"}: return "feature" if types & {"phenotype", "adverse_effect"} else "gene"
     return None
+
+# %% ../nbs/11c_question.ipynb #bceabddd
+# a second ask of the same phrase: "X and (how|the|its ...) up to four words Y"
+_JOINED = re.compile(r"\s*(?:,\s*)?(?:and|plus|as well as|&)\s+(?:\S+\s+){0,4}", re.I)
+_MENTIONS = [(t, rf"\b(?:{p})\b") for t, p in WH_NOUNS if t != "disease"] + \
+            [(t, p) for t, p in CUES if t in ("inheritance", "onset")]
+
+def coordinated_targets(masked: str) -> list[str]:
+    "The targets of nouns a question joins with 'and' ('the gene and the mode of inheritance of X'), in order."
+    found = sorted({(m.start(), -m.end(), t) for t, p in _MENTIONS for m in re.finditer(p, masked, re.I)})
+    spans, end = [], -1
+    for a, b, t in found:                  # the longest mention at each place, none inside another
+        if a >= end: spans.append((a, -b, t)); end = -b
+    out = []
+    for (a1, b1, t1), (a2, b2, t2) in zip(spans, spans[1:]):
+        if t1 != t2 and _JOINED.fullmatch(masked[b1:a2]): out += [t for t in (t1, t2) if t not in out]
+    return out
+
 
 # %% ../nbs/11c_question.ipynb #9fc05b37
 MONTHS = {m: i for i, m in enumerate("january february march april may june july august september october november "
@@ -291,6 +309,11 @@ def _masked(text: str, ents: list[dict]) -> str:
             out[e["start"]:e["end"]] = " " * (e["end"] - e["start"])
     return "".join(out)
 
+def masked_text(q) -> str:
+    "The parsed question's text as its target was read: the patient's population and the named things blanked."
+    return _masked(without_population(q.searched), q.entities)
+
+
 # %% ../nbs/11c_question.ipynb #c7469822
 def link_question(gi: GraphIndex, text: str) -> tuple[str, pd.DataFrame, list[str]]:
     "The text the linker reads (names expanded, spelling folded, typos mended), its seed entities and notes."
@@ -368,7 +391,8 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     fixed, seeds, notes = link_question(gi, text)
     ents = _entity_rows(gi, seeds)
     masked = _masked(without_population(fixed), ents)     # who the patient is says nothing of what is asked
-    low, target = masked.lower(), question_target(fixed, {e["type"] for e in ents}, masked)
+    # a target given as a hint chooses the subjects too (the disease with a mode of inheritance, for an inheritance)
+    target = (hints or {}).get("target") or question_target(fixed, {e["type"] for e in ents}, masked)
     inside = patient_seeds(fixed, seeds.start, seeds.end)       # 'due to TSC': who the patient is, not the subject
     about = [_candidate(r, False, "says who the patient is") for r in seeds.loc[inside].to_dict("records")]
     chosen = choose_subjects(gi, fixed, seeds.loc[~inside], target)
@@ -385,7 +409,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  *(parse_as_of(fixed) if form not in ("replaced", "current") else (None, None)),
                  sorted({g.group() for g in GENOTYPE.finditer(fixed)}),
                  [p for p, pat in POPULATIONS.items() if re.search(pat, fixed.lower())],
-                 negated(last_clause(low)),
+                 negated(last_clause(masked.lower())),
                  _unknown_words(fixed, list(zip(seeds.start, seeds.end)), _name_words(gi)), notes, [], fixed,
                  polarity(masked) if form in ("yes_no", "current") else None,
                  sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered,
