@@ -152,6 +152,8 @@ def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None) -> list[
     if None in targets or not all(q.entities for q in qs) or len(kept := _kept(targets)) < 2: return []
     return [(p, None) for p, t in zip(parts, targets) if t in kept]
 
+
+# %% ../nbs/12_answer.ipynb #6e72cf7f
 def joined_answer(q: Question, answers: list[Answer]) -> Answer:
     "The answers to a question's parts as one answer: their texts in turn, one manifest, the whole question's parse."
     q.asks = [a.question + (f" ({a.parsed.target})" if a.question == q.text else "") for a in answers]

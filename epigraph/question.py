@@ -309,6 +309,8 @@ def _masked(text: str, ents: list[dict]) -> str:
             out[e["start"]:e["end"]] = " " * (e["end"] - e["start"])
     return "".join(out)
 
+
+# %% ../nbs/11c_question.ipynb #d56acc0c
 def masked_text(q) -> str:
     "The parsed question's text as its target was read: the patient's population and the named things blanked."
     return _masked(without_population(q.searched), q.entities)
