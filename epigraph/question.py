@@ -387,6 +387,16 @@ def _treatment_reading(text: str, target: str|None, ents: list[dict]) -> tuple[s
     return target or ("drug" if stated or age is not None and drug else None), drug and "after-first-line" not in stated
 
 # %% ../nbs/11c_question.ipynb #92d5efdd
+def _apply_hints(q: Question, hints: dict|None):
+    for k, v in (hints or {}).items():
+        if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, "
+                                                                  "as_of)")
+        setattr(q, k, v)
+    if q.target is not None and q.target not in TARGETS:
+        raise ValueError(f"parse_question: unknown target {q.target!r}")
+
+
+# %% ../nbs/11c_question.ipynb #3e81e296
 def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Question:
     "Parse a question against a graph index; `hints` (target, form, as_of) override what the text gives."
     text = clean_question(question)
@@ -417,12 +427,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered,
                  chosen_notes)
     about_patient(gi, q, fixed)
-    for k, v in (hints or {}).items():
-        if k not in ("target", "form", "as_of"): raise ValueError(f"parse_question: unknown hint {k!r} (target, form, "
-                                                                  "as_of)")
-        setattr(q, k, v)
-    if q.target is not None and q.target not in TARGETS:
-        raise ValueError(f"parse_question: unknown target {q.target!r}")
+    _apply_hints(q, hints)
     if not q.entities:
         why = f" ({', '.join(q.unknown)} is not in it)" if q.unknown else ""
         q.unparsed.append("no entity of the graph is named" + why)
