@@ -24,9 +24,9 @@ from .sentences import (MOST_CLAIMS, ACTED, answer_rows, ranked, only, action_se
 
 # %% auto #0
 __all__ = ['GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK',
-           'SHARED', 'QUALIFIERS', 'for_population', 'treatment_groups', 'grouped_text', 'abstain', 'yes_no_text',
-           'bridge_text', 'first_line_instead', 'shared_text', 'qualified', 'grouped', 'list_text', 'dated_text',
-           'answer_groups', 'read_free', 'free_reader']
+           'SHARED', 'CHOICE', 'QUALIFIERS', 'for_population', 'treatment_groups', 'grouped_text', 'abstain',
+           'yes_no_text', 'bridge_text', 'first_line_instead', 'shared_text', 'named_choices', 'qualified', 'grouped',
+           'list_text', 'dated_text', 'answer_groups', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #7e08b25f
 GROUPS = {   # relation -> how its group is introduced; the order is the order of the answer
@@ -298,6 +298,29 @@ def shared_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|Non
     return ("Yes. " if q.form == "yes_no" else "") + " ".join(lines)
 
 
+# %% ../nbs/12b_focused.ipynb #ae2e903b
+CHOICE = re.compile(r"\bwhich of\b|\bor\b|\beither\b", re.I)     # "which of A and B …?", "A or B?"
+
+def named_choices(gi, q: Question, ents) -> list[int]:
+    ("The entities a 'which of A and B …?' question offers, beside a subject: two or more of the kind asked, else of "
+     "one type ('which of these drugs can cause X: A or B?'); [] when it offers none.")
+    if not q.target or not CHOICE.search(q.text): return []
+    named = [k for k, e in enumerate(ents) if fits_target(gi, q.target, e.entity_id)]
+    if not 2 <= len(named) < len(ents):     # a target whose kind is either end (a drug and its adverse event)
+        types = [entity_types(gi)[1].get(e.entity_id) for e in ents]
+        shared = [u for u in dict.fromkeys(types) if types.count(u) >= 2]
+        named = [k for k, t in enumerate(types) if shared and t == shared[0]]
+    return named if 2 <= len(named) < len(ents) else []
+
+def _unlinked(q: Question, ents, named: list[int], found: pd.DataFrame) -> list[str]:
+    "A sentence for each offered entity no row joins to the question's subject."
+    joined = set(found.subject) | {k for k in named if found.answer.isin(ents[k].ids).any()}
+    said = {e["entity_id"]: e["text"] for e in q.entities}     # an entity read from an offered one's words is no other
+    offered = {said.get(ents[k].entity_id) for k in named}
+    others = _names([e for k, e in enumerate(ents) if k not in named and said.get(e.entity_id) not in offered])
+    return [f"Nothing in the evidence graph links {ents[k].name} to {others}." for k in named if k not in joined]
+
+
 # %% ../nbs/12b_focused.ipynb #51d9cbe6
 QUALIFIERS = {   # a word of the question -> words of answer names it asks for ("what CSF finding…")
     "csf": ("csf", "cerebrospinal"), "eeg": ("eeg", "spike", "wave", "discharge", "electroencephalogra"),
@@ -320,8 +343,10 @@ def grouped(manifest, q: Question, found: pd.DataFrame) -> bool:
 
 def list_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     if grouped(manifest, q, found) and (text := grouped_text(manifest, q, ents, found)): return text
+    if named := named_choices(gi, q, ents): found = found[found.pair]     # only what joins an offered one
     top = qualified(ranked(found, q.target), q, gi)
     lines = [fact_line(manifest, gi, q, ents[int(g.subject)].name, g) for g in top.head(MOST_CLAIMS).itertuples()]
+    lines += _unlinked(q, ents, named, found) if named else []
     if q.target == "safety" and lines: lines[0] = "Avoid or use with caution: " + _low(lines[0])
     more = len(top) - MOST_CLAIMS
     if more > 0: lines[-1] = lines[-1][:-1] + f"; and {more} more in the evidence table."
