@@ -10,8 +10,8 @@ from .config import SOURCES
 from .manifest import citation
 
 # %% auto #0
-__all__ = ['G4E', 'CPIC', 'RELEASES', 'SOURCE_NAMES', 'TIME_OR_CHANGE', 'REMOVAL', 'CHANGED', 'ASKS', 'RANGE', 'history_source',
-           'listings', 'history_facts', 'history_text']
+__all__ = ['G4E', 'CPIC', 'RELEASES', 'SOURCE_NAMES', 'TIME_OR_CHANGE', 'REMOVAL', 'CHANGED', 'ASKS', 'RANGE', 'CLASS_CHANGE',
+           'history_source', 'listings', 'history_facts', 'history_text']
 
 # %% ../nbs/11k_history.ipynb #6cf6ee62
 G4E, CPIC = "genes4epilepsy", "cpic"
@@ -59,10 +59,13 @@ def history_facts(L: pd.DataFrame) -> dict:
                 since=max([now["first"].max(), *after_lost]))
 
 # %% ../nbs/11k_history.ipynb #0eb64fca
+CLASS_CHANGE = re.compile(r"\bchang\w*|\breclassif\w*|\bmoved\b|\bdifferent class\w*", re.I)
+
 def _opener(f: dict, text: str, as_of: str|None, negated: bool) -> str:
     "Yes or No to a yes/no question about a listing: listed (at the date asked, else now) or, if asked, removed."
     if as_of: yes = any(a <= as_of[:7] <= b for a, b in f["ranges"])
     elif REMOVAL.search(text): yes = not f["latest"]
+    elif CLASS_CHANGE.search(text): yes = f["since"] != f["first"]     # its classes now are not those it entered with
     else: yes = f["latest"]
     return "Yes" if yes != negated else "No"
 

@@ -172,6 +172,7 @@ def parse_as_of(text: str) -> tuple[str|None, str|None]:
     "The as-of day a date phrase allows (ISO) and the phrase itself; (None, None) when the text names no date."
     for m in DATE.finditer(text):
         rel, part = (m["rel"] or "").lower(), (m["part"] or "").lower()
+        if not rel and re.search(r"\b(?:after|since|post)\s*$", text[:m.start()], re.I): continue   # a lower bound
         if m["iso"]:
             d = m["iso"]; day = d if len(d) == 10 else _month_end(int(d[:4]), int(d[5:7]))
         elif m["mon"] and m["mon"].lower()[:3] in MONTHS and (m["mon"].lower() in MONTHS or len(m["mon"]) <= 4):
