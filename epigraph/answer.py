@@ -119,7 +119,8 @@ def options_target(gi: GraphIndex, q: Question, options: list[str]) -> str|None:
                  and _joins(TARGETS[t].predicates, start, end)), None)
 
 # %% ../nbs/12_answer.ipynb #97b3fe35
-PRONOUN = re.compile(r"\b(?:it|they|them|this (?:condition|disease|syndrome|disorder|drug|gene)|this)\b", re.I)
+_THIS = r"this (?:condition|disease|syndrome|disorder|drug|gene)"
+PRONOUN = re.compile(rf"\b(?:it|they|them|{_THIS}|this)\b", re.I)
 COVERS = {"drug": {"safety"}}    # a target whose answer says another's as well
 
 def _with_subject(part: str, subject: str) -> str:
@@ -128,41 +129,44 @@ def _with_subject(part: str, subject: str) -> str:
 
 def _kept(targets: list) -> list:
     "The targets not answered by another's answer, each once, in order."
-    return list(dict.fromkeys(t for t in targets if not any(t in COVERS.get(o, ()) for o in targets)))
+    covered = {t for o in targets for t in COVERS.get(o, ())}
+    return list(dict.fromkeys(t for t in targets if t not in covered))
 
 def _by_noun(question: str, gi: GraphIndex, hints: dict|None) -> list[tuple[str, str]]:
-    "One question asking for two kinds in one phrase ('the gene and the inheritance of X'): once per kind."
+    "A question asking for two kinds in one phrase ('the gene and the inheritance of X'): one ask per kind."
     q = parsed_once(question, gi, hints)
     if (hints or {}).get("target") or not q.entities: return []
     targets = _kept(coordinated_targets(masked_text(q)))
     return [(question, t) for t in targets] if len(targets) >= 2 else []
 
-def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None) -> list[tuple[str, str|None]]:
-    ("The asks of a question answered apart, each (text naming its subject, the target to ask it for or None to read "
-     "it from the words); [] when it asks one thing.")
+def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None) -> list[tuple]:
+    ("The asks of a question answered apart, each (text naming its subject, the target to ask "
+     "it for or None to read it from the words); [] when it asks one thing.")
     parts = separate_asks(question)
     if len(parts) < 2: return _by_noun(question, gi, hints)
     qs = [parsed_once(p, gi, hints) for p in parts]
     named = next((q for q in qs if q.entities), None)
     if named is None: return []
     subject = next((e for e in named.entities if e["layer"] == "L1"), named.entities[0])["text"]
-    parts = [p if q.entities and not PRONOUN.search(p) else _with_subject(p, subject) for p, q in zip(parts, qs)]
+    parts = [p if q.entities and not PRONOUN.search(p) else _with_subject(p, subject)
+             for p, q in zip(parts, qs)]
     qs = [parsed_once(p, gi, hints) for p in parts]
     targets = [q.target for q in qs]
-    if None in targets or not all(q.entities for q in qs) or len(kept := _kept(targets)) < 2: return []
+    kept = _kept(targets)
+    if None in targets or not all(q.entities for q in qs) or len(kept) < 2: return []
     return [(p, None) for p, t in zip(parts, targets) if t in kept]
 
 
 # %% ../nbs/12_answer.ipynb #6e72cf7f
 def joined_answer(q: Question, answers: list[Answer]) -> Answer:
-    "The answers to a question's parts as one answer: their texts in turn, one manifest, the whole question's parse."
+    "The answers to a question's parts as one: their texts in turn, one manifest, the whole question's parse."
     q.asks = [a.question + (f" ({a.parsed.target})" if a.question == q.text else "") for a in answers]
-    manifest = pd.concat([a.manifest for a in answers], ignore_index=True).drop_duplicates("key", ignore_index=True)
-    first = answers[0]
-    return Answer(q.text, first.arm, first.reader, [], None, " ".join(a.text for a in answers if a.text), manifest,
-                  first.retrieved, sum(a.seconds for a in answers), [m for a in answers for m in (a.prompt or [])],
-                  [r for a in answers for r in a.refused], "; ".join(a.reason for a in answers if a.reason), q,
-                  [g for a in answers for g in a.groups])
+    manifest = pd.concat([a.manifest for a in answers], ignore_index=True)
+    first, text = answers[0], " ".join(a.text for a in answers if a.text)
+    prompt = [m for a in answers for m in (a.prompt or [])]
+    return Answer(q.text, first.arm, first.reader, [], None, text, manifest.drop_duplicates("key", ignore_index=True),
+                  first.retrieved, sum(a.seconds for a in answers), prompt, [r for a in answers for r in a.refused],
+                  "; ".join(a.reason for a in answers if a.reason), q, [g for a in answers for g in a.groups])
 
 
 # %% ../nbs/12_answer.ipynb #07706d45
@@ -177,8 +181,8 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     opts, R, t0 = clean_options(options), retriever or default_retriever(), time.perf_counter()
     if not opts and inject is None and (parts := asked_parts(question, R.graph, hints)):
         return joined_answer(parsed_once(question, R.graph, hints), [
-            answer(p, None, arm, reader, R, None, None, llm, verify, dict(hints or {}, target=t) if t else hints,
-                   **params) for p, t in parts])
+            answer(p, None, arm, reader, R, None, None, llm, verify,
+                   dict(hints or {}, target=t) if t else hints, **params) for p, t in parts])
     q = parsed_once(question, R.graph, hints)
     if opts and q.target is None: q.target = options_target(R.graph, q, opts)    # the options say what is asked
     if not opts and arm == "ppr_pcst" and q.entities and "seeds" not in params:    # a free question's seeds are parsed

@@ -192,10 +192,11 @@ def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
     return _yes_no(yes, q.negated)
 
 def _harm_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
-    "For 'does X worsen Y?' answered only by rows giving X for Y: no row says the harm, and the rows follow."
+    "For 'does X worsen Y?' answered only by rows giving X for Y: no row says the harm; the rows follow."
     if q.polarity != "risk" or q.negated or not rows.predicate.isin(HELPS).all(): return None
     r = manifest.iloc[int(rows.row.iloc[0])]
-    drug, cond = (r.head_name, r.tail_name) if r.predicate == "first_line_for" else (r.tail_name, r.head_name)
+    ends = (r.head_name, r.tail_name)
+    drug, cond = ends if r.predicate == "first_line_for" else ends[::-1]
     said = f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}"
     return f"{said}; it gives it as a treatment:"
 
@@ -302,11 +303,11 @@ def shared_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|Non
 CHOICE = re.compile(r"\bwhich of\b|\bor\b|\beither\b", re.I)     # "which of A and B …?", "A or B?"
 
 def named_choices(gi, q: Question, ents) -> list[int]:
-    ("The entities a 'which of A and B …?' question offers, beside a subject: two or more of the kind asked, else of "
-     "one type ('which of these drugs can cause X: A or B?'); [] when it offers none.")
+    ("The entities a 'which of A and B …?' question offers beside a subject: two or more of the kind "
+     "asked, else of one type ('which of these drugs can cause X: A or B?'); [] when it offers none.")
     if not q.target or not CHOICE.search(q.text): return []
     named = [k for k, e in enumerate(ents) if fits_target(gi, q.target, e.entity_id)]
-    if not 2 <= len(named) < len(ents):     # a target whose kind is either end (a drug and its adverse event)
+    if not 2 <= len(named) < len(ents):     # a kind at either end (a drug and its adverse event)
         types = [entity_types(gi)[1].get(e.entity_id) for e in ents]
         shared = [u for u in dict.fromkeys(types) if types.count(u) >= 2]
         named = [k for k, t in enumerate(types) if shared and t == shared[0]]
@@ -315,10 +316,11 @@ def named_choices(gi, q: Question, ents) -> list[int]:
 def _unlinked(q: Question, ents, named: list[int], found: pd.DataFrame) -> list[str]:
     "A sentence for each offered entity no row joins to the question's subject."
     joined = set(found.subject) | {k for k in named if found.answer.isin(ents[k].ids).any()}
-    said = {e["entity_id"]: e["text"] for e in q.entities}     # an entity read from an offered one's words is no other
+    said = {e["entity_id"]: e["text"] for e in q.entities}   # an entity read from an offered one's words
     offered = {said.get(ents[k].entity_id) for k in named}
-    others = _names([e for k, e in enumerate(ents) if k not in named and said.get(e.entity_id) not in offered])
-    return [f"Nothing in the evidence graph links {ents[k].name} to {others}." for k in named if k not in joined]
+    others = [e for k, e in enumerate(ents) if k not in named and said.get(e.entity_id) not in offered]
+    return [f"Nothing in the evidence graph links {ents[k].name} to {_names(others)}."
+            for k in named if k not in joined]
 
 
 # %% ../nbs/12b_focused.ipynb #51d9cbe6
@@ -343,7 +345,7 @@ def grouped(manifest, q: Question, found: pd.DataFrame) -> bool:
 
 def list_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     if grouped(manifest, q, found) and (text := grouped_text(manifest, q, ents, found)): return text
-    if named := named_choices(gi, q, ents): found = found[found.pair]     # only what joins an offered one
+    if named := named_choices(gi, q, ents): found = found[found.pair]     # what joins an offered one
     top = qualified(ranked(found, q.target), q, gi)
     lines = [fact_line(manifest, gi, q, ents[int(g.subject)].name, g) for g in top.head(MOST_CLAIMS).itertuples()]
     lines += _unlinked(q, ents, named, found) if named else []
