@@ -136,6 +136,11 @@ def treatment_groups(manifest, q: Question, ents, found: pd.DataFrame) -> list[d
 
 
 # %% ../nbs/12b_focused.ipynb #642719aa
+def _who(g: dict) -> str:
+    "A group's subject as the lead names it: the carriers of an allele, not the allele."
+    allele = g["subject"].split(":", 1)[0] in GENOTYPE_PREFIXES and "*" in g["subject_name"]
+    return f"carriers of {g['subject_name']}" if allele else g["subject_name"]
+
 def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
     ("A treatment answer in one cited sentence per relation group of each question entity, first line first; None "
      "for plain groups.")
@@ -154,8 +159,7 @@ def grouped_text(manifest, q: Question, ents, found: pd.DataFrame) -> str|None:
             (a, rows), = rows_of.items()
             lines.append(_sentence(fact_sentence(manifest.iloc[rows[0]]),
                                    only(manifest, rows) if guided else cites(manifest, rows, most=2)))
-        else: lines.append(_group_sentence(manifest, _lead(g["relation"], tuple(g["qualifiers"]), g["subject_name"],
-                                                          g["people"]),
+        else: lines.append(_group_sentence(manifest, _lead(g["relation"], tuple(g["qualifiers"]), _who(g), g["people"]),
                                            rows_of, GUIDANCE_MOST if guided else MOST_CLAIMS))
         if g["relation"] in ACTED: lines += action_sentences(manifest, [j for rs in rows_of.values() for j in rs])
     return " ".join(lines)
@@ -191,14 +195,20 @@ def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
         return "Yes" if q.negated else "No, not as first line"    # a treatment, but no source calls it first line
     return _yes_no(yes, q.negated)
 
-def _harm_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
-    "For 'does X worsen Y?' answered only by rows giving X for Y: no row says the harm; the rows follow."
-    if q.polarity != "risk" or q.negated or not rows.predicate.isin(HELPS).all(): return None
+def _unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
+    ("For 'does X worsen Y?' answered only by rows giving X for Y, or 'should G carriers get a lower dose of X?' by "
+     "rows that record an interaction and no advice: what no row says; the rows follow.")
     r = manifest.iloc[int(rows.row.iloc[0])]
-    ends = (r.head_name, r.tail_name)
-    drug, cond = ends if r.predicate == "first_line_for" else ends[::-1]
-    said = f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}"
-    return f"{said}; it gives it as a treatment:"
+    if q.polarity == "risk" and not q.negated and rows.predicate.isin(HELPS).all():
+        ends = (r.head_name, r.tail_name)
+        drug, cond = ends if r.predicate == "first_line_for" else ends[::-1]
+        said = f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}"
+        return f"{said}; it gives it as a treatment:"
+    advice = {row_relation(manifest.iloc[j]) for j in rows.row} - {None}
+    if q.target == "dose" and not advice and rows.predicate.eq("gene_drug_interaction").all():
+        return (f"The evidence graph holds no dose advice for {_low(str(r.tail_name))} by {r.head_name} genotype; "
+                "it records an interaction:")
+    return None
 
 def _yes_no(yes: bool, negated: bool) -> str: return "Yes" if yes != negated else "No"   # "is it not X?" flips it
 
@@ -218,7 +228,7 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame, aside: pd.
     line = lambda g: fact_line(manifest, gi, q, ents[int(g.subject)].name, g)    # each claim names its own subject
     if len(pairs):
         said = " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples())
-        return f"{_harm_unsaid(q, pairs, manifest) or _opener(q, pairs, manifest) + '.'} {said}"
+        return f"{_unsaid(q, pairs, manifest) or _opener(q, pairs, manifest) + '.'} {said}"
     if bridged := bridge_text(manifest, gi, q, ents): return bridged     # a gene and a feature, through diseases
     if FIRST_LINE.search(q.text) and (instead := first_line_instead(manifest, q, ents, found)):
         return f"No, not as first line. {instead}"

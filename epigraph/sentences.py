@@ -10,8 +10,9 @@ from .retrieval import GraphIndex
 from .targets import fits_target
 from .question import Question
 from .manifest import citation
-from .readers import Entity, touches, cites, fact_sentence, row_relation, TIER_FACTOR
-from .treatment_sources import POPULATION_IDS
+from .readers import (Entity, touches, cites, fact_sentence, row_relation, population_words,
+                              TIER_FACTOR)
+from .treatment_sources import POPULATION_IDS, GENOTYPE_PREFIXES
 from .guidance import paraphrase_of, statement_rows
 
 
@@ -147,10 +148,10 @@ def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
         return _sentence(f"{_cap(who)} is inherited as {_low(term)} (HPO mode of inheritance)",
                          cites(manifest, grp.rows[:1]))
     ends = {r["head"]: r.head_name, r["tail"]: r.tail_name}
-    people = [e for e in ends if e in POPULATION_IDS]
+    people = [e for e in ends if e in POPULATION_IDS or str(e).startswith(GENOTYPE_PREFIXES)]
     if row_relation(r) == "avoid" and len(ends) == 2 and len(people) == 1:
-        # a group of people, not a disease the drug may worsen
-        drug = next(str(n) for e, n in ends.items() if e not in POPULATION_IDS)
-        return _sentence(f"{_cap(drug)} should be avoided in {ends[people[0]]}",
-                         cites(manifest, grp.rows[:1]))
+        # a group of people or the carriers of an allele, not a disease the drug may worsen
+        drug = next(str(n) for e, n in ends.items() if e not in people)
+        who = ends[people[0]] if people[0] in POPULATION_IDS else f"carriers of {ends[people[0]]}{population_words(r)}"
+        return _sentence(f"{_cap(drug)} should be avoided in {who}", cites(manifest, grp.rows[:1]))
     return _sentence(fact_sentence(r), cites(manifest, grp.rows[:1]))   # `cites` adds the rows stating the same
