@@ -242,7 +242,8 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame, aside: pd.
                 + " ".join(line(g) for g in ranked(found, q.target).head(MOST_CLAIMS).itertuples()))
     if len(ents) == 1 and len(found):
         return "Yes. " + " ".join(line(g) for g in ranked(found, q.target).head(3).itertuples())
-    noun = "" if len(ents) > 1 else " to a " + (TARGETS[q.target].noun if q.target else "fact")
+    noun = TARGETS[q.target].noun if q.target else "fact"
+    noun = "" if len(ents) > 1 else f" to {'an' if noun[0] in 'aeiou' else 'a'} {noun}"
     return f"The evidence graph does not say: nothing in it links {_names(ents)}{noun}."
 
 # %% ../nbs/12b_focused.ipynb #c15612c9

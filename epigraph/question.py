@@ -32,8 +32,9 @@ __all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOM
 AGE_WORDS = (r"\bhow early\b|\bshows? up\b|\bpoint in life\b|\bage (?:at|of) (?:presentation|diagnosis)\b|"
              r"\bdecade of life\b|\b(?:a|an) (?:childhood|adult|adolescent|teenage|infantile|neonatal)[- ](?:onset )?"
              r"(?:disease|disorder|condition|epilepsy)\b|(?<!other )(?<!our )(?<!my )\b(?:adults|teenagers|adolescents|"
-             r"newborns|infants) (?:get|develop|have)\b|\bseen in (?:newborns|infants|babies|children|adults|teenagers|"
-             r"adolescents)\b|\b(?:before|after) school age\b|\b(?:disease|disorder|condition|epilepsy|syndrome) of "
+             r"newborns|infants) (?:get|develop|have)\b|\b(?:seen|diagnosed) in (?:newborns|infants|babies|children|"
+             r"adults|teenagers|adolescents)\b|\b(?:before|after) school age\b|"
+             r"\b(?:disease|disorder|condition|epilepsy|syndrome) of "
              r"(?:infancy|childhood|adolescence|adulthood|the newborn|old age)\b")
 # recurrence in a family: "could my other children get X?", "from parent to child"
 FAMILY_WORDS = (r"\b(?:could|can|will|might|would) (?:my|our|her|his|their|the) (?:other |next |future )?(?:child|"
@@ -63,7 +64,8 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
     ("seizure_type", r"\bseizure types?\b|\bkinds? of seizures?\b|\btypes? of seizures?\b|\bwhat seizures\b"),
     ("adverse_event",
      r"\bside[- ]?effects?\b|\badverse\b|\binduc\w*|\bprovok\w*|\btrigger\w*|\btoxicit\w*|\breactions?\b|"
-                      r"\bafter (?:starting|taking|receiving|being given|exposure)\b|\bdeveloped\b"),
+                      r"\bafter (?:starting|taking|receiving|being given|exposure)\b|\bdeveloped\b|"
+                      r"\bbr(?:ing|ings|inging|ought) on\b|\bprecipitat\w*|\bset(?:s|ting)? off\b"),
     ("gene", r"\bgenes?\b|\bgenetic\w*|\bmutations?\b|\bvariants?\b|\bcaused by\b|\bgenotyp\w*|\bpharmacogen\w*|"
              r"\btesting\b|\btest for\b"),
     ("feature", r"\bfeatures?\b|\bcharacteri[sz]\w*|\bphenotyp\w*|\bsigns?\b|\bsymptoms?\b|\bmanifest\w*|\bfindings?\b|"

@@ -93,7 +93,7 @@ variant variants was what when where which while who why will with would year ye
 # class nouns that name no entity on their own: "syndrome" in "Is FG syndrome inherited?", "pharmacogenetic" in a test
 GENERIC_NAMES = frozenset("""syndrome syndromes disease diseases disorder disorders condition conditions deficiency
 pharmacogenetic pharmacogenetics pharmacogenomic pharmacogenomics gene genes mutation mutations variant variants
-inheritance""".split())
+inheritance toxicity toxicities""".split())
 
 
 # %% ../nbs/11h_question_words.ipynb #7c1e5a2b
