@@ -19,14 +19,14 @@ from .patient import GROUP_ENTITY
 from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits,
                                HARM_RELATIONS, GIVE_RELATIONS)
 from .sentences import (MOST_CLAIMS, ACTED, answer_rows, ranked, only, action_sentences, fact_line, _cap,
-                                _low, _sentence)
+                                _low, _sentence, _anchor, _age)
 
 
 # %% auto #0
 __all__ = ['GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK',
-           'SHARED', 'CHOICE', 'QUALIFIERS', 'for_population', 'treatment_groups', 'grouped_text', 'abstain',
-           'yes_no_text', 'bridge_text', 'first_line_instead', 'shared_text', 'named_choices', 'qualified', 'grouped',
-           'list_text', 'dated_text', 'answer_groups', 'read_free', 'free_reader']
+           'SHARED', 'CHOICE', 'EARLIER', 'LATER', 'QUALIFIERS', 'for_population', 'treatment_groups', 'grouped_text',
+           'abstain', 'yes_no_text', 'bridge_text', 'first_line_instead', 'shared_text', 'named_choices', 'onset_order',
+           'qualified', 'grouped', 'list_text', 'dated_text', 'answer_groups', 'read_free', 'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #7e08b25f
 GROUPS = {   # relation -> how its group is introduced; the order is the order of the answer
@@ -313,25 +313,55 @@ def shared_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|Non
 # %% ../nbs/12b_focused.ipynb #ae2e903b
 CHOICE = re.compile(r"\bwhich of\b|\bor\b|\beither\b", re.I)     # "which of A and B …?", "A or B?"
 
+def _said(q: Question) -> dict: return {e["entity_id"]: str(e["text"]).lower() for e in q.entities}
+
 def named_choices(gi, q: Question, ents) -> list[int]:
-    ("The entities a 'which of A and B …?' question offers beside a subject: two or more of the kind "
-     "asked, else of one type ('which of these drugs can cause X: A or B?'); [] when it offers none.")
+    ("The entities a 'which of A and B …?' question offers beside a subject it names in other words: two or more "
+     "of the kind asked, else of one type ('which of these drugs can cause X: A or B?'); [] when it offers none.")
     if not q.target or not CHOICE.search(q.text): return []
-    named = [k for k, e in enumerate(ents) if fits_target(gi, q.target, e.entity_id)]
-    if not 2 <= len(named) < len(ents):     # a kind at either end (a drug and its adverse event)
-        types = [entity_types(gi)[1].get(e.entity_id) for e in ents]
-        shared = [u for u in dict.fromkeys(types) if types.count(u) >= 2]
-        named = [k for k, t in enumerate(types) if shared and t == shared[0]]
-    return named if 2 <= len(named) < len(ents) else []
+    text = [_said(q).get(e.entity_id) for e in ents]
+    def offered(ks: list[int]) -> list[int]:
+        words = {text[k] for k in ks}
+        return ks if len(words) >= 2 and any(t not in words for t in text) else []
+    if named := offered([k for k, e in enumerate(ents) if fits_target(gi, q.target, e.entity_id)]): return named
+    types = [entity_types(gi)[1].get(e.entity_id) for e in ents]      # a kind at either end (a drug, its effect)
+    return next((ks for u in dict.fromkeys(types) if (ks := offered([k for k, t in enumerate(types) if t == u]))), [])
 
 def _unlinked(q: Question, ents, named: list[int], found: pd.DataFrame) -> list[str]:
     "A sentence for each offered entity no row joins to the question's subject."
     joined = set(found.subject) | {k for k in named if found.answer.isin(ents[k].ids).any()}
-    said = {e["entity_id"]: e["text"] for e in q.entities}   # an entity read from an offered one's words
+    said = _said(q)         # an entity read from an offered one's words is not another
     offered = {said.get(ents[k].entity_id) for k in named}
     others = [e for k, e in enumerate(ents) if k not in named and said.get(e.entity_id) not in offered]
     return [f"Nothing in the evidence graph links {ents[k].name} to {_names(others)}."
             for k in named if k not in joined]
+
+
+# %% ../nbs/12b_focused.ipynb #ecdab85e
+EARLIER = re.compile(r"\b(?:earlier|earliest|first|sooner|soonest|younger)\b", re.I)
+LATER = re.compile(r"\b(?:later|latest|last|older)\b", re.I)
+
+def _start_days(window) -> float|None:
+    "The lower end of an age window in days ('P28D/P1Y' → 28); None without one."
+    m = re.match(r"P(\d+)([DWMY])", str(window or ""))
+    return int(m[1]) * {"D": 1, "W": 7, "M": 30.44, "Y": 365.25}[m[2]] if m else None
+
+def onset_order(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None:
+    "For 'which starts earlier, A or B?': which named subject begins earlier (or later), cited; None otherwise."
+    later = bool(LATER.search(q.text)) and not EARLIER.search(q.text)
+    if q.target != "onset" or len(ents) < 2 or not (later or EARLIER.search(q.text)): return None
+    starts: dict = {}
+    for r in found[~found.member.astype(bool)].itertuples() if "member" in found else ():
+        window = _anchor(gi, manifest.triplet_id.iloc[r.row])
+        if (d := _start_days(window)) is not None and (r.subject not in starts or d < starts[r.subject][0]):
+            starts[r.subject] = (d, window, r.row)
+    if len(starts) < 2: return None
+    order = sorted(starts, key=lambda k: starts[k][0])
+    who, other = (order[-1], order[0]) if later else (order[0], order[-1])
+    if starts[who][0] == starts[other][0]: return None      # the same age: the facts say so
+    said = (f"{_cap(ents[who].name)} begins {'later' if later else 'earlier'} ({_age(starts[who][1])}) than "
+            f"{ents[other].name} ({_age(starts[other][1])})")
+    return _sentence(said, cites(manifest, [starts[who][2], starts[other][2]]))
 
 
 # %% ../nbs/12b_focused.ipynb #51d9cbe6
@@ -359,6 +389,7 @@ def list_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str:
     if named := named_choices(gi, q, ents): found = found[found.pair]     # what joins an offered one
     top = qualified(ranked(found, q.target), q, gi)
     lines = [fact_line(manifest, gi, q, ents[int(g.subject)].name, g) for g in top.head(MOST_CLAIMS).itertuples()]
+    lines = [o for o in [onset_order(manifest, gi, q, ents, found)] if o] + lines     # the comparison asked, first
     lines += _unlinked(q, ents, named, found) if named else []
     if q.target == "safety" and lines: lines[0] = "Avoid or use with caution: " + _low(lines[0])
     more = len(top) - MOST_CLAIMS
