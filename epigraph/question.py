@@ -33,13 +33,15 @@ AGE_WORDS = (r"\bhow early\b|\bshows? up\b|\bpoint in life\b|\bage (?:at|of) (?:
              r"\bdecade of life\b|\b(?:a|an) (?:childhood|adult|adolescent|teenage|infantile|neonatal)[- ](?:onset )?"
              r"(?:disease|disorder|condition|epilepsy)\b|(?<!other )(?<!our )(?<!my )\b(?:adults|teenagers|adolescents|"
              r"newborns|infants) (?:get|develop|have)\b|\b(?:seen|diagnosed) in (?:newborns|infants|babies|children|"
-             r"adults|teenagers|adolescents)\b|\b(?:before|after) school age\b|"
+             r"adults|teenagers|adolescents)\b|\b(?:before|after) school age\b|\bborn with\b|"
              r"\b(?:disease|disorder|condition|epilepsy|syndrome) of "
              r"(?:infancy|childhood|adolescence|adulthood|the newborn|old age)\b")
 # recurrence in a family: "could my other children get X?", "from parent to child"
-FAMILY_WORDS = (r"\b(?:could|can|will|might|would) (?:my|our|her|his|their|the) (?:other |next |future )?(?:child|"
-                r"children|kids?|sons?|daughters?|bab(?:y|ies)|siblings?|brothers?|sisters?) (?:also )?(?:get|have|"
-                r"develop|be affected)|\brecurrence risk\b|\bparents? to (?:a )?(?:child|children|offspring)\b")
+FAMILY_WORDS = (r"\b(?:could|can|will|might|would) (?:my|our|her|his|their|the) (?:(?:other|next|future|little|"
+                r"younger|older|baby|new|unborn) )?(?:child|children|kids?|sons?|daughters?|bab(?:y|ies)|siblings?|"
+                r"brothers?|sisters?) (?:also )?(?:get|have|develop|be affected)|\brecurrence risk\b|\bparents? to "
+                r"(?:a )?(?:child|children|offspring)\b|\bboth parents\b|\bcarr(?:y|ies|ying) the (?:gene|mutation|"
+                r"variant)\b")
 
 
 # %% ../nbs/11c_question.ipynb #1d2884b6
@@ -58,7 +60,7 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
               r"(?<!be )\bstart\w* "
               r"(?:in|at|during|around|before|after)\b|"
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b|" + AGE_WORDS),
-    ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpass(?:es|ed|ing)? (?:it )?(?:on|down|from|to)\b|"
+    ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpass(?:es|ed|ing)?\s+(?:it\s+)?(?:on|down|from|to)\b|"
                     r"\bruns? in (?:the )?famil\w*|\bautosomal\b|\bx[- ]?linked\b|\b(?:dominant|recessive)(?:ly)?\b|"
                     + FAMILY_WORDS),
     ("seizure_type", r"\bseizure types?\b|\bkinds? of seizures?\b|\btypes? of seizures?\b|\bwhat seizures\b"),
