@@ -80,6 +80,7 @@ def expand_names(text: str) -> tuple[str, list[str]]:
 
 # %% ../nbs/11h_question_words.ipynb #e2a1fe56
 QUESTION_WORDS = set("""a about accord according added adverse after age ages all also an and answer any anything appear
+antiseizure anticonvulsant anticonvulsants antiepileptic antiepileptics anti-epileptic anti-seizure
 are as associated at avoid back be been before begin begins best by can carrier carriers carries carry cause caused
 causes causing child children clinical common could current currently data did do does dose dosing drug drugs during
 early effect effects evidence ever feature features first for from gene genes genetic give given guideline guidelines
