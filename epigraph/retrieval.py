@@ -13,7 +13,6 @@ import scipy.sparse as sp
 from fastcore.basics import patch
 from .config import is_load_path, load_by_name
 from .schema import TIER_TABLE
-from .normalise import shared_normaliser
 
 # %% auto #0
 __all__ = ['PARAMS', 'SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE',
@@ -338,6 +337,8 @@ QUERY_MEMO = 4096   # queries whose NER result a normaliser remembers (every arm
 
 def _query_mentions(query: str) -> list[dict]:
     "The construction NER + normalisation of a query, remembered on the shared normaliser (read-only rows)."
+    # loaded on first use (about 0.05 s); if it cannot load, seed_rows links by graph names alone
+    from epigraph.normalise import shared_normaliser
     norm = shared_normaliser()
     memo = norm.__dict__.setdefault("_query_memo", {})
     if query not in memo:
