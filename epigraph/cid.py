@@ -331,12 +331,12 @@ class CIDClassifier:
         self.without = tuple(without)   # feature groups the document-pair stage leaves out (an ablation)
 
     def _mention_model(self):
-        # loaded on first use: scikit-learn takes about half a second to import
+        # loaded on first use: scikit-learn takes about 0.7 s to import
         from sklearn.linear_model import LogisticRegression
         return LogisticRegression(C=self.C_mention, max_iter=3000, solver="liblinear")
 
     def _fit(self, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> "CIDClassifier":
-        # loaded on first use: scikit-learn takes about half a second to import
+        # loaded on first use: scikit-learn takes about 0.7 s to import
         from sklearn.feature_extraction.text import CountVectorizer
         from sklearn.model_selection import GroupKFold, cross_val_predict
         docs = documents_entities(documents, mentions)
@@ -360,7 +360,7 @@ class CIDClassifier:
 @patch
 def fit(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> CIDClassifier:
     "Learn both stages from `documents`, their `mentions` and gold `relations`, with one BLAS thread."
-    # loaded on first use: scikit-learn takes about half a second to import
+    # loaded on first use: scikit-learn takes about 0.7 s to import
     import sklearn.ensemble   # loads OpenMP for the trees first: threadpool_limits limits only what is loaded
     # one BLAS thread: the same weights in any process (a Dask worker has one thread)
     with threadpool_limits(limits=1): return self._fit(documents, mentions, relations)
@@ -368,7 +368,7 @@ def fit(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, re
 @patch
 def _fit_pairs(self: CIDClassifier, F: np.ndarray, y: np.ndarray) -> None:
     "The document-pair stage: a logistic regression and gradient-boosted trees, both on the standardised features."
-    # loaded on first use: scikit-learn takes about half a second to import
+    # loaded on first use: scikit-learn takes about 0.7 s to import
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
@@ -501,7 +501,7 @@ def learned_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, model: CID
 def out_of_fold_scores(documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame, folds: int = 5,
                        **params) -> pd.DataFrame:
     "Every candidate pair of `documents`, scored by a classifier fitted without its abstract (folds grouped by PMID)."
-    # loaded on first use: scikit-learn takes about half a second to import
+    # loaded on first use: scikit-learn takes about 0.7 s to import
     from sklearn.model_selection import GroupKFold
     ids, out = np.array(sorted(documents.pmid.unique())), []
     part = lambda df, keep: df[df.pmid.isin(keep)]

