@@ -4,9 +4,10 @@
 
 # %% ../nbs/12_answer.ipynb #c23f9999
 from __future__ import annotations
-import re, time
+import copy, re, time
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import import_module
 import pandas as pd
 from .schema import CITATION, PREDICATES
 from .retrieval import Retrieved, Retriever, GraphIndex, retriever_names, edge_table, link_seeds
@@ -18,6 +19,9 @@ from .cpic_history import cpic_rows
 from .manifest import MANIFEST_COLUMNS, empty_manifest, graph_manifest, manifest_of
 from .readers import (build_prompt, checked_citations, fact_sentence, option_entities, read_llm, read_offline,
                               write_answer)
+from .build import built_kg
+from .config import get_settings
+from .guidance import load_guidance, qualifiers_of, qualifier_phrase
 
 # %% auto #0
 __all__ = ['KIND_TARGETS', 'PRONOUN', 'COVERS', 'READERS', 'NOT_CONSULTED', 'SENTINEL_BASE', 'Answer', 'default_retriever',
@@ -57,7 +61,6 @@ class Answer:
 @lru_cache(maxsize=1)
 def default_retriever() -> Retriever:
     "A retriever over the built graph (built or loaded once per process)."
-    from epigraph.build import built_kg
     return Retriever(built_kg())
 
 def arms() -> list[str]:
@@ -92,7 +95,6 @@ def focused_manifest(R: Retriever, q: Question, manifest: pd.DataFrame) -> pd.Da
 
 def parsed_once(question: str, gi: GraphIndex, hints: dict|None = None) -> Question:
     "The parse of a question, remembered on the index: the arms and settings of a chapter ask each item many times."
-    import copy
     memo = gi.derived("parses", lambda _: {})
     key = (question, tuple(sorted((hints or {}).items())))
     if key not in memo:
@@ -216,7 +218,6 @@ def _offline_reader(question, options, manifest, R, option_ids=None, verify=True
     blind = arm == "none" and not len(manifest)   # no retrieval: say so, never that the graph lacks the fact
     if blind and not options: return dict(choice=None, text=NOT_CONSULTED, reason="arm none", reader="offline")
     if not options:     # a free question: the focused reader of notebook 12b, loaded by name on first use
-        from importlib import import_module
         return import_module("epigraph.focused").free_reader(question, options, manifest, R,
                                                              parsed=parsed, verify=verify)
     rd = read_offline(question, options, manifest, R.graph, option_ids, verify=verify, parsed=parsed)
@@ -226,6 +227,7 @@ def _offline_reader(question, options, manifest, R, option_ids=None, verify=True
 
 # %% ../nbs/12_answer.ipynb #fb2f5cdd
 def _llm_reader(question, options, manifest, R, arm="", llm=None, parsed=None, **_):
+    # loaded on first use: the OpenAI client takes about a second to import
     from epigraph.llm import LLMOutputError
     name = f"llm:{llm.model if llm is not None else _llm_name()}"
     try:
@@ -242,7 +244,6 @@ register_reader("offline", _offline_reader)
 register_reader("llm", _llm_reader)
 
 def _llm_name() -> str:
-    from epigraph.config import get_settings
     return get_settings().llm_model or "unconfigured"
 
 # %% ../nbs/12_answer.ipynb #4cf75a69
@@ -253,14 +254,14 @@ def _phrase(condition: str) -> str:
 
 def _population(row) -> str:
     "A guidance row's qualifiers as a question adds them (none for a row on a population: its condition says it)."
-    from epigraph.guidance import qualifiers_of, qualifier_phrase
+    # loaded on first use: treatment_sources adds about 0.06 s to loading this module
     from epigraph.treatment_sources import POPULATION_IDS
     if row.condition_id in POPULATION_IDS: return ""
     return "".join(f", {qualifier_phrase(t)}" for t in qualifiers_of(row.qualifiers))
 
 def _condition_names(kg=None) -> dict[str, str]:
     "rec_id → the graph's name for the condition of the row's claim (ORPHA:1942 reads as its merged OMIM entity)."
-    from epigraph.build import built_kg
+    # loaded on first use: adapters adds about 0.1 s to loading this module
     from epigraph.adapters import drug_and_condition
     kg = kg or built_kg()
     ev = kg.evidence[kg.evidence.source == "guidance"][["triplet_id", "record_id"]].drop_duplicates("record_id")
@@ -272,7 +273,7 @@ def _condition_names(kg=None) -> dict[str, str]:
 def counterfactual_cases(g: pd.DataFrame|None = None, per_condition: int = 1, kg=None) -> pd.DataFrame:
     ("Questions with a known answer from the guidance rows on a disease, genotype or population (unqualified "
      "first-line, avoid, contraindicated), each with one false statement to inject; `per_condition` avoided drugs.")
-    from epigraph.guidance import load_guidance, qualifiers_of
+    # loaded on first use: treatment_sources adds about 0.06 s to loading this module
     from epigraph.treatment_sources import guidance_predicate
     g = (load_guidance() if g is None else g).reset_index(drop=True)
     g = g.assign(predicate=[guidance_predicate(r.relation, r.condition_id.split("|")[0], qualifiers_of(r.qualifiers))

@@ -4,12 +4,18 @@
 
 # %% ../nbs/12c_ask.ipynb #bb80c6d7
 from __future__ import annotations
-import contextlib, hashlib, json, os, pickle, sys, time
+import contextlib, copy, dataclasses, gc, hashlib, json, math, mmap, os, pickle, sys, time
 from pathlib import Path
 import numpy as np, pandas as pd
+from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
 from .config import get_settings, code_version_of, check_output, output_target, is_stream
 from .retrieval import Retriever, GraphIndex
 from . import question_words as words_mod
+from .build import built_kg, is_ingested
+from .normalise import preset_normaliser, default_normaliser, STAGES
+from .pmids import load_pmid_registry
+from .sources import text_lines
+from . import readers as readers_mod
 
 # %% auto #0
 __all__ = ['WARM_QUESTIONS', 'EVIDENCE_READ', 'SERVED_KEEP', 'SERVED_ARMS', 'served_key', 'Ragged', 'slim', 'served_retriever',
@@ -22,6 +28,7 @@ WARM_QUESTIONS = ("Can carbamazepine cause hyponatremia?", "How is Rett syndrome
 def served_key(folder: Path) -> str:
     ("A hash of the saved graph's manifest (the content hashes of its tables), of every module the ask "
      "path imports (`code_version_of`) and of the Python version.")
+    # loaded on first use: store adds about 0.1 s to loading this module
     from epigraph.store import read_manifest, _saved_folder
     h = hashlib.sha256(json.dumps(read_manifest(_saved_folder(Path(folder))), sort_keys=True).encode())
     h.update(code_version_of("epigraph.ask").encode())
@@ -42,7 +49,6 @@ class Ragged:
 
 def slim(gi: GraphIndex) -> GraphIndex:
     "The index without what the ask path never reads (views built for other queries, list columns of triplets)."
-    import copy, dataclasses
     out = copy.copy(gi)
     out.forget("intent_views", "node_embeddings", "baseline")
     keep = [c for c in ("triplet_id", "head", "predicate", "tail", "tier", "anchor", "suppressed")
@@ -64,7 +70,6 @@ def _served_path(key: str) -> Path:
 
 def _unpickle(path: Path):
     "Load a pickle from a memory map, with the cyclic garbage collector paused, then frozen out of its walks."
-    import gc, mmap
     gc.disable()
     try:
         with path.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m: state = pickle.loads(m)
@@ -73,23 +78,20 @@ def _unpickle(path: Path):
     finally: gc.enable()
 
 def _install(state: dict) -> Retriever:
-    from epigraph.normalise import preset_normaliser
-    from epigraph import readers as readers_mod
     for stages, norm in state["normalisers"].items(): preset_normaliser(norm, stages)
     words_mod.ENGLISH, readers_mod.REGISTRY = state["english"], state["registry"]
     return state["retriever"]
 
 def _build_state(folder: Path) -> tuple[dict, str]:
     "The served state of the graph in `folder` (rebuilt first if it is a stale built graph), and its key."
-    from epigraph.build import built_kg, is_ingested
-    from epigraph.normalise import default_normaliser, STAGES
+    # loaded on first use: answer adds about 0.05 s to loading this module
     from epigraph.answer import answer
-    from epigraph.pmids import load_pmid_registry
     R = Retriever(built_kg(folder))
     key = served_key(folder)     # of the graph just read
     for q in WARM_QUESTIONS: answer(q, retriever=R)
     known = set(load_pmid_registry().table.pmid.astype(int).tolist())    # membership is all the ask path checks
     if is_ingested(folder):   # the PMIDs its corpus brought
+        # loaded on first use: ingest adds about 0.12 s to loading this module
         from epigraph.ingest import saved_table
         known |= set(saved_table(folder, "registry").pmid.astype(int).tolist())
     known = frozenset(known)
@@ -113,10 +115,10 @@ def _save_state(state: dict, path: Path) -> None:
 def served_retriever(folder: Path|str|None = None, rebuild: bool = False) -> Retriever:
     ("The ask path's retriever over the built graph in `folder`, loaded from its served copy in the cache (built and "
      "saved if missing). Of the graph folder only the manifest and its tables are read; nothing is written there.")
+    # loaded on first use: store adds about 0.1 s to loading this module
     from epigraph.store import _saved_folder
     folder = Path(folder) if folder else get_settings().build_dir/"kg"
     if not (_saved_folder(folder)/"manifest.json").exists():
-        from epigraph.build import built_kg
         built_kg(folder)
     path = _served_path(served_key(folder))
     if path.is_file() and not rebuild:
@@ -137,15 +139,14 @@ def retriever_for(arm: str, folder: Path|str|None = None) -> Retriever:
      "built one).")
     if arm in SERVED_ARMS: return served_retriever(folder)
     if folder is not None:
-        from epigraph.build import built_kg
         return Retriever(built_kg(folder))
+    # loaded on first use: answer adds about 0.05 s to loading this module
     from epigraph.answer import default_retriever
     return default_retriever()
 
 # %% ../nbs/12c_ask.ipynb #6498fb0d
 def record_problem(rec) -> str|None:
     "Why a JSONL question record cannot be asked, or None: a 'question' text, options a list of texts, a plain id."
-    import math
     if not isinstance(rec, dict) or not isinstance(rec.get("question"), str):
         return "a JSON record needs a 'question' text"
     opts, rid = rec.get("options"), rec.get("id")
@@ -159,7 +160,6 @@ def record_problem(rec) -> str|None:
 def read_questions(path: Path) -> list[dict]:
     ("Questions from a text file (one a line: split at \\n or \\r\\n only) or JSONL (`question`, optional `options`); "
      "each with its line number.")
-    from epigraph.sources import text_lines
     raw = Path(path).read_bytes()
     if b"\x00" in raw[:4096]: raise ValueError(f"{path}: a binary file, not questions (one a line, or JSONL)")
     out = []
@@ -201,7 +201,7 @@ def ask_batch(path: Path|str, out: Path|str, arm: str = "ppr_pcst", reader: str 
               progress: bool = False) -> dict:
     ("Answer every question of `path` into JSONL `out`; returns counts (read, answered, failed) and questions per "
      "second.")
-    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
+    # loaded on first use: answer adds about 0.05 s, the OpenAI client about a second
     from epigraph.answer import answer
     from epigraph.llm import LLMError, redact
     path, out = Path(path), Path(out)

@@ -4,11 +4,18 @@
 
 # %% ../nbs/11g_baselines.ipynb #bc1930c5
 from __future__ import annotations
+import warnings
 import numpy as np, pandas as pd
+from threadpoolctl import threadpool_limits
+from tqdm import TqdmWarning
+with warnings.catch_warnings():   # bm25s imports tqdm.auto, which warns into a notebook without ipywidgets
+    warnings.simplefilter("ignore", TqdmWarning)
+    import bm25s
 from .config import minilm_model
 from .retrieval import (PARAMS, Retrieved, GraphIndex, NODE_COLUMNS, PASSAGE_COLUMNS, SEED_COLUMNS, table_of,
                                 cut_to_budget, edge_table, format_hop, approx_tokens, cut_lines)
 from .pprpcst import retrieve_ppr_pcst, top_indices, nodes_table
+from .sources import load_bc5cdr, load_pubmedqa
 
 # %% auto #0
 __all__ = ['RRF_K', 'NodeEmbeddings', 'node_embeddings', 'retrieve_semantic', 'abstract_corpus', 'AbstractIndex', 'retrieve_bm25',
@@ -23,9 +30,9 @@ class NodeEmbeddings:
         if encoder == "minilm":
             self.model = minilm_model(); self.vectors = self._minilm_encode(texts)
         elif encoder == "tfidf-lsa":
+            # loaded on first use: scikit-learn takes about half a second to import
             from sklearn.feature_extraction.text import TfidfVectorizer
             from sklearn.decomposition import TruncatedSVD
-            from threadpoolctl import threadpool_limits
             self.tfidf = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, min_df=1, dtype=np.float32)
             X = self.tfidf.fit_transform(texts) if texts else None
             k = min(dims, X.shape[1] - 1, X.shape[0] - 1) if X is not None else 0
@@ -90,7 +97,6 @@ def retrieve_semantic(gi: GraphIndex, query: str, k: int = PARAMS.k, per_node: i
 # %% ../nbs/11g_baselines.ipynb #f9732745
 def abstract_corpus() -> pd.DataFrame:
     "BC5CDR train + dev abstracts and PubMedQA contexts, one row per PMID: pmid, source, title, text."
-    from epigraph.sources import load_bc5cdr, load_pubmedqa
     parts = []
     for split in ("dev", "train"):   # dev first: the training file repeats the dev abstracts
         d = load_bc5cdr(split)["documents"]
@@ -101,20 +107,10 @@ def abstract_corpus() -> pd.DataFrame:
                                    text=q.contexts.map(" ".join))))
     return pd.concat(parts, ignore_index=True).drop_duplicates("pmid").reset_index(drop=True)
 
-def _bm25s():
-    "The `bm25s` module, imported without the TqdmWarning its `tqdm.auto` prints into a notebook without ipywidgets."
-    import warnings
-    from tqdm import TqdmWarning
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", TqdmWarning)
-        import bm25s
-    return bm25s
-
 # %% ../nbs/11g_baselines.ipynb #ce9c211a
 class AbstractIndex:
     "A BM25 index (bm25s) over a passages table with `pmid`, `source`, `title`, `text`."
     def __init__(self, passages: pd.DataFrame):
-        bm25s = _bm25s()
         self.passages = passages.reset_index(drop=True)
         self.bm25 = bm25s.BM25()
         texts = (self.passages.title.fillna("") + " " + self.passages.text.fillna("")).tolist()
@@ -122,7 +118,6 @@ class AbstractIndex:
 
     def search(self, query: str, k: int) -> tuple[np.ndarray, np.ndarray]:
         "Row numbers and scores of the top-k passages (only those with a positive score)."
-        bm25s = _bm25s()
         vocab = getattr(self.bm25, "vocab_dict", None) or {}
         toks = [t for t in bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0]
                 if t in vocab]
@@ -182,6 +177,7 @@ def retrieve_hybrid(gi: GraphIndex, query: str, node_budget: int = PARAMS.node_b
 class BaselineGraph:
     "The released retriever's networkx DiGraph: lower-cased names as nodes, `max(paper_count, 1)` as weight."
     def __init__(self, gi: GraphIndex):
+        # loaded on first use: networkx takes about 0.1 s to import
         import networkx as nx
         self.gi, self.G = gi, nx.DiGraph()
         self.entity_of = {}
@@ -196,7 +192,7 @@ def retrieve_baseline(bg: BaselineGraph, query: str, max_seeds: int = 8, top_nod
                       max_depth: int = PARAMS.depth, max_paths: int = 12,
                       token_budget: int = PARAMS.token_budget) -> Retrieved:
     "PageRank + paths as released: substring seeds, networkx personalised PageRank, top nodes, BFS prefix paths."
-    import networkx as nx
+    import networkx as nx   # loaded on first use: networkx takes about 0.1 s to import
     params = dict(max_seeds=max_seeds, top_nodes=top_nodes, max_depth=max_depth, max_paths=max_paths,
                   token_budget=token_budget)
     q = f" {query.lower()} "

@@ -8,6 +8,7 @@ import hashlib
 from dataclasses import dataclass, field, asdict, replace
 from functools import lru_cache
 from typing import Callable
+from pathlib import Path
 import numpy as np, pandas as pd
 from .config import is_load_path, load_by_name
 from .schema import evidence_key
@@ -224,7 +225,6 @@ def choice_item(task: str, kind: str, key: tuple, question: str, gold: str, dist
 # %% ../nbs/13_bench.ipynb #eddbe511
 @lru_cache(maxsize=4)
 def _file_lines(path: str) -> list[str]:
-    from pathlib import Path
     return Path(path).read_text().splitlines()
 
 # %% ../nbs/13_bench.ipynb #42863914

@@ -4,11 +4,15 @@
 
 # %% ../nbs/15_book.ipynb #7763228a
 from __future__ import annotations
-import html, os, re, shutil, time
+import html, json, os, queue, re, shutil, tempfile, threading, time, uuid
 from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
+import jinja2, yaml
+from traitlets import default
+from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
 from .config import get_settings, get_logger
+from .build import build
 
 # %% auto #0
 __all__ = ['SHARED_CACHES', 'ALONE', 'REPRODUCE_JOBS', 'SLOW_FIRST', 'SITE_TEMPLATE', 'SEARCH_CHARS', 'chapter_dir', 'replacing',
@@ -63,6 +67,7 @@ def save_figure(name: str, chapter: str, *, html_fig=None, png_fig=None) -> list
 # %% ../nbs/15_book.ipynb #1dfabb17
 def show_figure(paths: list[Path]):
     "Display a saved figure in the notebook: the PNG, and a link to the interactive HTML beside it."
+    # loaded on first use: IPython's display takes about 0.25 s to import
     from IPython.display import Image, Markdown, display
     for p in paths:
         if p.suffix == ".png": display(Image(filename=str(p)))
@@ -91,9 +96,8 @@ def _files_written_since(folder: Path, since: float) -> list[str]:
 def _ipc_kernel_manager():
     ("A kernel manager whose kernel talks over local IPC sockets in a private folder, not TCP: nothing listens on a "
      "port, and ipykernel has no 'running over TCP without encryption' warning to print for every chapter.")
-    import tempfile, uuid
+    # loaded on first use: jupyter_client takes about 0.08 s to import
     from jupyter_client.manager import AsyncKernelManager
-    from traitlets import default
     class IPCKernelManager(AsyncKernelManager):
         @default("transport")
         def _transport_default(self): return "ipc"
@@ -106,6 +110,7 @@ def _ipc_kernel_manager():
 
 def run_chapter(nb: Path, parameters: dict|None = None, kernel: str = "python3") -> dict:
     "Execute one chapter with papermill; returns a summary row (raises if the chapter fails)."
+    # loaded on first use: papermill takes about 1.5 s to import
     import papermill as pm
     out = executed_dir()/nb.name
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -146,7 +151,6 @@ def chapter_units(todo: list[Path]) -> list[list[Path]]:
 def _run_lanes(units: list[list[Path]], parameters: dict, jobs: int, tick) -> dict:
     ("Run the units on `jobs` threads (each chapter in its own kernel); {notebook: summary row}; the first error "
      "re-raised.")
-    import queue, threading
     todo, done, errors = queue.Queue(), {}, []
     for u in units: todo.put(u)
     def lane():
@@ -167,7 +171,6 @@ def _run_lanes(units: list[list[Path]], parameters: dict, jobs: int, tick) -> di
 # %% ../nbs/15_book.ipynb #038e0877
 def build_prerequisites(progress: bool = True) -> dict:
     "Build what the chapters read — the evidence graph (`epigraph build`) — and return a summary row."
-    from epigraph.build import build
     start = time.time()
     kg = build(progress=progress, quiet=True)
     return dict(chapter="build (evidence graph)", seconds=round(time.time() - start, 1), files=len(kg.triplets),
@@ -177,7 +180,6 @@ def reproduce(names: list[str]|None = None, parameters: dict[str, dict]|None = N
               build_graph: bool = True, jobs: int = REPRODUCE_JOBS) -> pd.DataFrame:
     ("Build the graph, then run the chapters (all, or those whose name starts with one of `names`), `jobs` at a time; "
      "the chapters' wall time is in `attrs['chapters_wall_seconds']`.")
-    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     if jobs < 1: raise ValueError(f"reproduce: jobs={jobs}; run at least one chapter at a time")
     todo = [nb for nb in chapters() if not names or any(nb.stem.startswith(n) for n in names)]
     if not todo: raise ValueError(f"no chapter matches {names}; chapters: {[nb.stem for nb in chapters()]}")
@@ -194,7 +196,6 @@ def reproduce(names: list[str]|None = None, parameters: dict[str, dict]|None = N
 # %% ../nbs/15_book.ipynb #25844d39
 def book_order(quarto_yml: Path|None = None) -> list[tuple[str, str]]:
     "(section, notebook file) pairs in the order of `_quarto.yml`'s sidebar."
-    import yaml
     cfg = yaml.safe_load((quarto_yml or get_settings().root/"_quarto.yml").read_text())
     order = []
     def walk(items, section):
@@ -208,6 +209,7 @@ def book_order(quarto_yml: Path|None = None) -> list[tuple[str, str]]:
 # %% ../nbs/15_book.ipynb #2d15fadf
 def notebook_title(nb_path: Path) -> str:
     "The first markdown `# heading` of a notebook, or its file name."
+    # loaded on first use: nbformat takes about 1.3 s to import
     import nbformat
     nb = nbformat.read(nb_path, as_version=4)
     for c in nb.cells:
@@ -262,7 +264,7 @@ SITE_TEMPLATE = """{%- extends 'index.html.j2' -%}
 
 def site_exporter():
     "nbconvert's HTML exporter with `SITE_TEMPLATE` (the lab template; folded chapter code, no stderr)."
-    import jinja2
+    # loaded on first use: nbconvert takes about 1.7 s to import
     from nbconvert import HTMLExporter
     return HTMLExporter(template_name="lab", template_file="epigraph.html.j2",
                         extra_loaders=[jinja2.DictLoader({"epigraph.html.j2": SITE_TEMPLATE})])
@@ -298,7 +300,6 @@ document.getElementById('results').innerHTML = hits.map(h => '<li><a href="' + h
 
 def write_search(out: Path, pages: list[tuple[str, str, str]], texts: list[str]) -> list[Path]:
     "Write `search.js` (the index: href, title, text per page) and `search.html` (the results page) into `out`."
-    import json
     index = [dict(href=href, title=title, text=text) for (_, href, title), text in zip(pages, texts)]
     js, page = out/"search.js", out/"search.html"
     with replacing(js) as tmp: tmp.write_text("const EP_SEARCH = " + json.dumps(index, ensure_ascii=False) + ";\n",
@@ -311,6 +312,7 @@ def write_search(out: Path, pages: list[tuple[str, str, str]], texts: list[str])
 # %% ../nbs/15_book.ipynb #b5379a86
 def render_site(out_dir: Path|None = None) -> Path:
     "Render the book (executed chapters where available) to static HTML; returns `index.html`."
+    # loaded on first use: nbformat takes about 1.3 s to import
     import nbformat
     s = get_settings()
     out = Path(out_dir or s.root/"_site"); out.mkdir(parents=True, exist_ok=True)
@@ -337,6 +339,7 @@ def render_site(out_dir: Path|None = None) -> Path:
 # %% ../nbs/15_book.ipynb #6d785605
 def readme_text() -> str:
     "README.md's text, rendered from `nbs/index.ipynb` as Markdown."
+    # loaded on first use: nbformat and nbconvert take about 1.3 and 1.7 s to import
     import nbformat
     from nbconvert import MarkdownExporter
     nb = nbformat.read(nbs_dir()/"index.ipynb", as_version=4)

@@ -9,10 +9,12 @@ from collections import Counter, defaultdict
 from pathlib import Path
 import numpy as np, pandas as pd
 from fastcore.basics import patch
+from threadpoolctl import threadpool_limits
 from .config import SOURCES, get_settings, write_atomic
 from .relations import (Hit, DocEntities, documents_entities, TRIPLET_COLUMNS, empty_triplets, _triplet,
                                 hits_by_sentence, bc5cdr_split, gold_mentions, cid_set, relation_scores,
                                 RULES, rule_groups, pair_firings)
+from .ontologies import NAME_DICTIONARIES, package_file, load_name_dictionary
 
 # %% auto #0
 __all__ = ['FEATURE_GROUPS', 'MODEL_VERSION', 'RELATIVE_GRID', 'mention_pairs', 'disease_trees', 'broader_diseases',
@@ -129,14 +131,12 @@ def _pair_features(doc: DocEntities, c: str, chits: list[Hit], d: str, dhits: li
 # %% ../nbs/07b_cid.ipynb #5fc05a82
 def _trees_path() -> Path:
     "Where the trees are kept: named by the SHA-256 of the dictionary file they are read from."
-    from epigraph.ontologies import NAME_DICTIONARIES, package_file
     digest = hashlib.sha256(package_file(*NAME_DICTIONARIES["disease"]).read_bytes()).hexdigest()[:16]
     return get_settings().build_dir/"relations"/f"disease_trees_{digest}.pkl"
 
 @functools.cache
 def disease_trees() -> dict[str, frozenset[str]]:
     "MeSH disease descriptor → its MeSH tree numbers, from the disease name dictionary (kept on disk once read)."
-    from epigraph.ontologies import load_name_dictionary
     path = _trees_path()
     try:
         with open(path, "rb") as f: return pickle.load(f)
@@ -331,10 +331,12 @@ class CIDClassifier:
         self.without = tuple(without)   # feature groups the document-pair stage leaves out (an ablation)
 
     def _mention_model(self):
+        # loaded on first use: scikit-learn takes about 0.7 s to import
         from sklearn.linear_model import LogisticRegression
         return LogisticRegression(C=self.C_mention, max_iter=3000, solver="liblinear")
 
     def _fit(self, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> "CIDClassifier":
+        # loaded on first use: scikit-learn takes about 0.7 s to import
         from sklearn.feature_extraction.text import CountVectorizer
         from sklearn.model_selection import GroupKFold, cross_val_predict
         docs = documents_entities(documents, mentions)
@@ -358,13 +360,15 @@ class CIDClassifier:
 @patch
 def fit(self: CIDClassifier, documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame) -> CIDClassifier:
     "Learn both stages from `documents`, their `mentions` and gold `relations`, with one BLAS thread."
-    from threadpoolctl import threadpool_limits   # the same weights in any process (a Dask worker has one thread)
+    # loaded on first use: scikit-learn takes about 0.7 s to import
     import sklearn.ensemble   # loads OpenMP for the trees first: threadpool_limits limits only what is loaded
+    # one BLAS thread: the same weights in any process (a Dask worker has one thread)
     with threadpool_limits(limits=1): return self._fit(documents, mentions, relations)
 
 @patch
 def _fit_pairs(self: CIDClassifier, F: np.ndarray, y: np.ndarray) -> None:
     "The document-pair stage: a logistic regression and gradient-boosted trees, both on the standardised features."
+    # loaded on first use: scikit-learn takes about 0.7 s to import
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
@@ -497,6 +501,7 @@ def learned_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, model: CID
 def out_of_fold_scores(documents: pd.DataFrame, mentions: pd.DataFrame, relations: pd.DataFrame, folds: int = 5,
                        **params) -> pd.DataFrame:
     "Every candidate pair of `documents`, scored by a classifier fitted without its abstract (folds grouped by PMID)."
+    # loaded on first use: scikit-learn takes about 0.7 s to import
     from sklearn.model_selection import GroupKFold
     ids, out = np.array(sorted(documents.pmid.unique())), []
     part = lambda df, keep: df[df.pmid.isin(keep)]

@@ -4,8 +4,9 @@
 
 # %% ../nbs/16_cli.ipynb #775c6de2
 from __future__ import annotations
-import argparse, json, os, sys, traceback
+import argparse, json, os, re, sys, traceback
 from pathlib import Path
+import epigraph
 
 # %% auto #0
 __all__ = ['NOTHING_DONE', 'EXIT_STATUS', 'printable', 'explain_parse', 'parser', 'main', 'entry']
@@ -14,6 +15,7 @@ __all__ = ['NOTHING_DONE', 'EXIT_STATUS', 'printable', 'explain_parse', 'parser'
 def _chapter_params(text: str|None) -> dict|None:
     "`--params` read as a JSON object of objects, one per chapter named; a one-line error otherwise."
     if not text: return None
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.book import chapters
     try: params = json.loads(text)
     except ValueError as e:
@@ -29,21 +31,25 @@ def _chapter_params(text: str|None) -> dict|None:
 
 # %% ../nbs/16_cli.ipynb #37a6dfd3
 def _cmd_sources(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.config import registry_table
     t = registry_table()
     print(t[["name", "kind", "licence", "path"]].to_string(index=False))
 
 def _cmd_fetch(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.config import fetch
     for name in args.names: print(fetch(name))
 
 def _cmd_build(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.build import build
     from epigraph.ask import served_retriever
     build(Path(args.out) if args.out else None, progress=not args.quiet)
     served_retriever(Path(args.out) if args.out else None)   # what `ask` loads, so that its first call is fast too
 
 def _cmd_reproduce(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.book import reproduce
     params = _chapter_params(args.params)
     summary = reproduce(args.chapters or None, params, progress=not args.quiet, build_graph=not args.no_build,
@@ -59,6 +65,7 @@ def _cmd_reproduce(args):
     if args.site: print(f"site: {_render(args.out)}")
 
 def _render(out):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.book import render_site
     return render_site(Path(out) if out else None)
 
@@ -66,6 +73,7 @@ def _cmd_site(args): print(_render(args.out))
 
 # %% ../nbs/16_cli.ipynb #98d92994
 def _cmd_readme(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.book import write_readme, readme_text
     from epigraph.config import get_settings
     if args.check:
@@ -78,12 +86,13 @@ def _cmd_readme(args):
 # %% ../nbs/16_cli.ipynb #9de5e78f
 def _query_folder(query: str) -> Path:
     "Default output folder of a PubMed query: data/pubmed/<query as a file-name slug>."
-    import re
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.config import get_settings
     slug = re.sub(r"[^a-z0-9]+", "-", query.lower()).strip("-")[:80] or "query"
     return get_settings().data_dir/"pubmed"/slug
 
 def _cmd_pubmed(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.pubmed import fetch_pubmed, NCBI_EUTILS
     out = Path(args.out) if args.out else _query_folder(args.query)
     res = fetch_pubmed(args.query, out, email=args.email, max_records=args.max, batch_size=args.batch_size,
@@ -93,17 +102,20 @@ def _cmd_pubmed(args):
 def printable(text: str) -> str:
     ("`text` with control characters (a stray \\r, a NUL) escaped, so that one line prints as one line, and secrets "
      "(keys, URL credentials) redacted.")
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.llm import redact
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in redact(text))
 
 def _reject_line(r) -> str:
     "One set-aside record as the user reads it: file, line (a whole number) or record id, and why."
+    # pandas (about 0.3 s to import) loads only for the commands that need it
     import pandas as pd
     where = (f" line {int(r.line)}" if not pd.isna(r.line) else "") + \
             (f" (record {r.record_id})" if not pd.isna(r.record_id) else "")
     return printable(f"  set aside: {Path(r.file).name}{where}: {r.reason}")
 
 def _cmd_extract(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.extraction import extract_file
     res = extract_file(Path(args.input), Path(args.output))
     rejects = res["rejects"]
@@ -126,7 +138,9 @@ def _workers(args) -> int:
     print(f"epigraph: --workers {args.workers} is more than the {cpus} CPUs here: using {cpus}", file=sys.stderr)
     return cpus
 
+# %% ../nbs/16_cli.ipynb #b7408c88
 def _cmd_ingest(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.ingest import ingest, IngestParams
     params = IngestParams(workers=_workers(args), scheduler=args.scheduler, use_llm=args.llm, progress=not args.quiet)
     rep = ingest(args.paths, Path(args.graph), base=args.base, corpus_name=args.corpus, params=params)
@@ -142,6 +156,7 @@ def _cmd_ingest(args):
         return NOTHING_DONE
 
 def _cmd_remove(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.ingest import remove, read_ids
     ids = list(args.docs or []) + (read_ids(args.docs_file) if args.docs_file else [])
     if not ids: raise ValueError("remove: give document ids with --docs ID… or --docs-file FILE")
@@ -155,6 +170,7 @@ def _cmd_remove(args):
 
 # %% ../nbs/16_cli.ipynb #811ed20e
 def _evidence_table(a, most: int = 15):
+    # pandas (about 0.3 s to import) loads only for the commands that need it
     import pandas as pd
     m = a.manifest.copy()
     if m.empty: return m
@@ -166,6 +182,7 @@ def _evidence_table(a, most: int = 15):
 
 def _check_graph(folder: str|None) -> None:
     "A one-line error, before any work, when `--graph` names a folder that holds no saved graph."
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.store import _saved_folder   # a graph a killed swap set aside still counts
     if folder is not None and not (_saved_folder(Path(folder))/"manifest.json").exists():
         raise FileNotFoundError(f"--graph {folder}: no saved graph there — make one with `epigraph ingest PATH --graph "
@@ -186,6 +203,7 @@ def explain_parse(q) -> str:
 
 # %% ../nbs/16_cli.ipynb #18cf5379
 def _cmd_ask(args):
+    # the command's own modules load when it runs, so `epigraph --help` starts fast
     from epigraph.answer import answer
     from epigraph.viewer import subgraph_html
     from epigraph.ask import retriever_for, ask_batch, answer_record
@@ -312,7 +330,6 @@ def _is_internal(e: Exception) -> bool:
     if isinstance(e, OSError) or e.__traceback__ is None: return False
     tb = e.__traceback__
     while tb.tb_next is not None: tb = tb.tb_next
-    import epigraph
     where = tb.tb_frame.f_code.co_filename   # "<ipython-input-…>": this notebook's own cells, as nbdev_test runs them
     return not where.startswith("<") and Path(epigraph.__file__).resolve().parent not in Path(where).resolve().parents
 

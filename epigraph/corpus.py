@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 import pandas as pd
+from bioc import biocjson, biocxml
 from .config import write_atomic
 from .pubmed_xml import read_pubmed_xml, to_pubmed_xml
 from .sources import pmid_problem, read_pubtator
@@ -359,7 +360,6 @@ def _bioc_item(path, pos, corpus, doc):
 
 # %% ../nbs/10_corpus.ipynb #c050
 def _bioc(path, data: bytes, corpus: str, fmt: str):
-    from bioc import biocjson, biocxml   # imported here: only BioC files need it (and lxml)
     try: docs = (biocxml if fmt == "bioc-xml" else biocjson).load(io.BytesIO(data)).documents
     except (SyntaxError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise _Refused(f"not a readable {fmt} collection ({type(e).__name__}: {str(e)[:120]})", 1) from None

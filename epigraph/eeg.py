@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
 from scipy import signal as sps
+import pyedflib
 
 # %% auto #0
 __all__ = ['ELECTRODES', 'POSITIONS', 'TEN_TEN', 'BIPOLAR', 'BIPOLAR_NAMES', 'LEFT_CHAINS', 'RIGHT_CHAINS', 'REGIONS', 'FLAT_UV',
@@ -421,7 +422,6 @@ def read_edf_header(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX
 # %% ../nbs/14_eeg.ipynb #4c3a8818
 def write_edf(path, rec: Recording) -> Path:
     "Write `rec` as EDF+ (16-bit, µV) with its patient record as annotations; returns the path."
-    import pyedflib
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     x = check_signals(rec.signals, rec.channels, rec.fs, str(path))
     if abs(rec.fs - round(rec.fs)) > 1e-9: raise EEGInputError(f"{path}: write_edf needs an integer sampling rate, got "
@@ -455,7 +455,6 @@ def write_edf(path, rec: Recording) -> Path:
 # %% ../nbs/14_eeg.ipynb #bbdcdd24
 def read_edf(path, max_samples: int = MAX_SAMPLES, max_signals: int = MAX_SIGNALS) -> Recording:
     "A checked `Recording` (µV) from an EDF/EDF+ file: header checked first, then scalp channels read with pyedflib."
-    import pyedflib
     h = read_edf_header(path, max_samples, max_signals)
     keep = [i for i, lab in enumerate(h["labels"]) if lab != "EDF Annotations" and (electrode(lab) or derivation(lab))]
     if not keep: raise EEGInputError(f"{path}: none of the {h['signals']} channels is a 10-20 scalp channel "

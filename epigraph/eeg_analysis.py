@@ -8,7 +8,9 @@ import hashlib, json, re
 from dataclasses import dataclass
 import numpy as np, pandas as pd
 from scipy import signal as sps
+from dtaidistance import dtw as dtai
 from .eeg import Recording, REGIONS, LEFT_CHAINS, RIGHT_CHAINS, CLASSES, prepare
+from .retrieval import link_seeds
 
 # %% auto #0
 __all__ = ['BANDS', 'COSTS', 'DTW_ENGINES', 'CLASS_ENTITIES', 'PHRASES', 'GOLD', 'spectrum', 'band_powers', 'detect_spikes',
@@ -221,7 +223,6 @@ def lb_keogh(a: np.ndarray, B: np.ndarray, r: int, cost: str = "squared") -> np.
 # %% ../nbs/14a_eeg_analysis.ipynb #9cb6dbdd
 def dtw_fast(a: np.ndarray, B: np.ndarray, r: int, cost: str = "squared") -> np.ndarray:
     "`dtw_many` in dtaidistance's C code on one core: the same banded DTW (to float rounding), about twice as fast."
-    from dtaidistance import dtw as dtai
     a, B = np.asarray(a, float), np.atleast_2d(np.asarray(B, float)); _cost(cost)
     N, L = B.shape
     if len(a) != L: raise ValueError(f"dtw_fast: query length {len(a)} != candidate length {L} — harmonise the vectors "
@@ -307,7 +308,6 @@ def case_hyperedge(record: dict) -> dict:
 # %% ../nbs/14a_eeg_analysis.ipynb #b54bed20
 def soft_links(gi, text: str, named: list|tuple = (), kappa: float = 10.0, layers=("L1", "L2")) -> pd.DataFrame:
     "Softmax-weighted links from a case's text to graph entities (EEG-MedRAG Eq. 5): entity_id, name, score, weight."
-    from epigraph.retrieval import link_seeds
     seeds = link_seeds(gi, text, max_seeds=32)
     layer = gi.kg.entities.drop_duplicates("entity_id").set_index("entity_id").layer
     s = {e: float(c) for e, c in zip(seeds.entity_id, seeds.confidence) if layer.get(e) in layers}
@@ -510,7 +510,6 @@ def eeg_meteor(candidate: str, reference: str, alpha: float = 0.9, beta: float =
 
 def clinical_entities(gi, text: str, layers=("L1", "L2")) -> set:
     "Graph entity ids (syndromes, phenotypes, EEG findings) the graph's entity linker finds in `text`."
-    from epigraph.retrieval import link_seeds
     layer = gi.kg.entities.drop_duplicates("entity_id").set_index("entity_id").layer
     seeds = link_seeds(gi, CITATION.sub(" ", text), max_seeds=64)
     return {e for e in seeds.entity_id if layer.get(e) in layers}

@@ -4,9 +4,10 @@
 
 # %% ../nbs/08_graph.ipynb #3cd14abd
 from __future__ import annotations
-import hashlib, re
+import hashlib, re, time
 from dataclasses import dataclass, field
 import numpy as np, pandas as pd
+import pyarrow as pa, pyarrow.compute as pc
 from .schema import (PREDICATES, TIER_RANK, GUIDELINE, GOLD, SILVER, BRONZE, relation_family, is_curie,
                              validate_triplets, validate_entities, INGESTED_PREFIX)
 from .curated import load_cpic
@@ -16,6 +17,7 @@ from .adapters import (CLAIM_COLUMNS, CURATED_POPULATIONS, PROPOSAL_COLUMNS, PLA
                                pubmedqa_source, relations_source, same_name_merges, supplementary_merges)
 from .mondo import load_mondo, mondo_merge_rows, mondo_proposals
 from .treatment_sources import ASIDE_COLUMNS, PEER_SOURCE, SECONDARY_EXTRACTORS, guidance_source, peer_source
+from .pmids import load_pmid_registry
 
 # %% auto #0
 __all__ = ['CANONICAL_ORDER', 'MERGE_COLUMNS', 'XREF_PREFIXES', 'DISEASE_PREFIXES', 'MESH_CONDITIONS', 'LITERATURE_EXTRACTORS',
@@ -376,7 +378,6 @@ def is_arrow_text(s: pd.Series) -> bool:
 
 def _column_arrow(s: pd.Series):
     "`_column_text` as an Arrow string array; Arrow-backed text columns are read without a Python pass."
-    import pyarrow as pa, pyarrow.compute as pc
     if is_arrow_text(s): return pc.fill_null(pa.array(s, type=pa.string()), "")
     if s.dtype == bool: return pa.array(np.where(s.to_numpy(), "True", "False"), type=pa.string())
     if pd.api.types.is_integer_dtype(s.dtype):   # Arrow writes integers as Python does (not floats: 1.0 would be "1")
@@ -389,7 +390,6 @@ def _column_arrow(s: pd.Series):
 
 def row_hashes(df: pd.DataFrame) -> list[str]:
     "SHA-256 of each row's values (column texts joined by U+001E, in column order), `content_hash` excluded."
-    import pyarrow.compute as pc
     cols = [c for c in df.columns if c != "content_hash"]
     if not len(df): return []
     text = [_column_arrow(df[c]) for c in cols]
@@ -413,7 +413,6 @@ def with_hashes(kg: KG, keep: bool = False) -> KG:
 
 # %% ../nbs/08_graph.ipynb #d0bb698c
 def _timed(stages: dict, name: str, f, *a, **k):
-    import time
     t0 = time.perf_counter(); out = f(*a, **k); stages[name] = round(time.perf_counter() - t0, 3)
     return out
 
@@ -469,7 +468,6 @@ def _literature(st: dict, literature: tuple[str, ...], bc_e: pd.DataFrame, bc_c:
 def assemble(registry=None, extra_claims: pd.DataFrame|None = None,
              literature: tuple[str, ...] = LITERATURE, secondary: tuple[str, ...] = ()) -> KG:
     "Build the KG from HPO, CPIC, Genes4Epilepsy, EPIO, the guidance table, `literature` and `secondary`."
-    from epigraph.pmids import load_pmid_registry
     st = {}
     registry = registry or _timed(st, "pmid registry", load_pmid_registry)
     mesh = _timed(st, "mesh", load_mesh)["descriptors"]

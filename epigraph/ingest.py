@@ -4,15 +4,23 @@
 
 # %% ../nbs/10a_ingest.ipynb #331e048b
 from __future__ import annotations
-import json, logging, os, sys, time
+import ctypes, itertools, json, logging, os, signal, socket, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
+from urllib.parse import urlsplit
 import numpy as np
 import pandas as pd
-from . import adapters, corpus, graph, store
+import pyarrow as pa, pyarrow.compute as pc
+from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
+from . import adapters, corpus, graph, store, cid, extraction, normalise
 from .config import get_settings, get_logger, fewer_collections
 # INGESTED_KIND: the manifest's `kind` of a graph this module makes
 from .build import INGESTED_KIND, built_kg, graph_code_version, _build_lock
+from .lexicon import load_lexicon
+from .temporal import triplet_dates, date_evidence_table
+from .pmids import load_pmid_registry
 
 # %% auto #0
 __all__ = ['BASES', 'EXTRA_TABLES', 'UNSTORED_DOC_COLUMNS', 'LLM_FAILED', 'FORK_OK', 'SCHEDULER_SCHEMES', 'LEXICON_ENTITY_SOURCE',
@@ -57,14 +65,12 @@ def _claims_for(docs: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
 
 def _normaliser():
     "The normaliser every ingest extracts with (the dictionary stages), from its pickle: a worker starts in a second."
-    from epigraph import normalise
     return normalise.stored_normaliser(normalise.DICTIONARY_STAGES)
 
 LLM_FAILED = "LLM extractor: "   # a reject of the LLM alone: the document stays, with what the others found
 
 def extract_documents(docs: pd.DataFrame, use_llm: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Claims (`adapters.CLAIM_COLUMNS`) from a batch of corpus documents, and the documents the extractors set aside."
-    from epigraph import extraction, normalise
     keyed = pd.DataFrame(dict(pmid=np.arange(1, len(docs) + 1), title=docs.title.to_numpy(),
                               abstract=docs.abstract.to_numpy()))
     norm = _normaliser()
@@ -87,7 +93,6 @@ def _local_batches(batches, use_llm: bool):
 
 def _ready_extractors() -> None:
     "Load what every extraction needs, once, in this process: forked workers inherit it instead of loading it."
-    from epigraph import cid
     _normaliser(); cid.default_model()
 
 def _split(b: pd.DataFrame, n: int) -> list[pd.DataFrame]:
@@ -98,14 +103,11 @@ _PR_SET_PDEATHSIG = 1   # Linux `prctl` option: the signal a process gets when t
 
 def _die_with_parent(parent: int) -> None:
     "In a forked worker: be killed (SIGKILL) when `parent` dies, however it dies; exit now if it already has."
-    import ctypes, signal
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent: os._exit(1)   # the parent died between the fork and the `prctl`
 
 def _forked_batches(batches, params: IngestParams):
     "Each batch of `fork_from` documents or more split among `workers` processes forked from this one."
-    import itertools, multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
     _ready_extractors()
     with ProcessPoolExecutor(params.workers, mp_context=mp.get_context("fork"),   # forks on first use
                              initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
@@ -116,6 +118,7 @@ def _forked_batches(batches, params: IngestParams):
 
 # %% ../nbs/10a_ingest.ipynb #920ed3de
 def _dask_batches(batches, params: IngestParams):
+    # loaded on first use: dask.distributed takes about 0.25 s to import
     from dask.distributed import Client, LocalCluster, as_completed
     cluster = None if params.scheduler else LocalCluster(
         n_workers=params.workers, threads_per_worker=1, processes=True, dashboard_address=None,
@@ -149,7 +152,6 @@ SCHEDULER_SCHEMES = ("tcp", "tls")   # the Dask protocols a scheduler address ma
 
 def scheduler_host_port(address: str) -> tuple[str, int]:
     "Host and port of a Dask scheduler address (`tcp://host:8786`, `host:8786`); a one-line ValueError if malformed."
-    from urllib.parse import urlsplit
     u = urlsplit(address if "://" in address else f"tcp://{address}")
     try: port = u.port
     except ValueError: port = None
@@ -161,7 +163,6 @@ def scheduler_host_port(address: str) -> tuple[str, int]:
 
 def check_scheduler(address: str, timeout: float = 3.0) -> None:
     "Nothing if something accepts a connection at the scheduler's host and port within `timeout` s; else one line."
-    import socket
     host, port = scheduler_host_port(address)
     try: socket.create_connection((host, port), timeout=timeout).close()
     except OSError as e:
@@ -180,7 +181,6 @@ _HOW_ORDER = {"label": 0, "curated": 1, "synonym": 2, "abbreviation": 3, "learne
 
 def lexicon_entities(ids) -> pd.DataFrame:
     "Entity rows (`graph.ENTITY_COLUMNS`) for lexicon ids: the label as name, other terms as synonyms (at most 20)."
-    from epigraph.lexicon import load_lexicon
     if not len(ids := set(ids)): return pd.DataFrame(columns=graph.ENTITY_COLUMNS)
     t = load_lexicon()["terms"]
     t = t[t.entity_id.isin(ids)]
@@ -208,7 +208,6 @@ def evidence_rows(kg: graph.KG, hashes: bool = False) -> pd.DataFrame:
 
 def _isin(s: pd.Series, values) -> np.ndarray:
     "`s.isin(values)` for text ids, in Arrow (pandas turns each value of a large set into a scalar: 0.5 s for 100k)."
-    import pyarrow as pa, pyarrow.compute as pc
     vals = pa.array(list(values) if isinstance(values, (set, frozenset)) else values, type=pa.string())
     return pc.is_in(pa.array(s, type=pa.string()), value_set=vals).to_numpy(zero_copy_only=False)
 
@@ -229,7 +228,6 @@ def _typed(t: pd.DataFrame) -> pd.DataFrame:
 
 def _recomputed(ev: pd.DataFrame, ents: pd.DataFrame, old: pd.DataFrame) -> pd.DataFrame:
     "Triplet rows from their evidence (`graph.triplets_table`, dated as `temporal.triplet_dates` dates a build)."
-    from epigraph.temporal import triplet_dates
     fresh = triplet_dates(graph.triplets_table(ev, ents), ev)
     prev = old.set_index("triplet_id") if len(old) else None
     for c in CARRIED:
@@ -367,7 +365,6 @@ def _dated(claims: pd.DataFrame) -> pd.DataFrame:
     "Claims with a PMID and no date of their own dated by the PMID's year (stated in the registry, else estimated)."
     todo = claims.pmid.notna() & claims.date.isna()
     if not todo.any(): return claims
-    from epigraph.temporal import date_evidence_table
     dated = date_evidence_table(claims[todo])
     day = pd.to_datetime(dated.date, errors="coerce")
     dated["date"] = day.dt.strftime("%Y-%m-%d").astype(object).where(day.notna(), None)
@@ -410,8 +407,6 @@ def _llm_failures(rejects: list) -> tuple[list, pd.DataFrame]:
 
 def _extract_all(batches, params: IngestParams) -> tuple[list, list, list, bool]:
     "Claims, extraction rejects and documents kept, over every batch, and whether it ran here (a small corpus)."
-    import itertools
-    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     head, ended = _prefix(batches, params.local_below)
     claims, rejects, kept = [], [], []
     with tqdm(unit="doc", disable=not params.progress, desc="extracting") as bar:
@@ -422,7 +417,6 @@ def _extract_all(batches, params: IngestParams) -> tuple[list, list, list, bool]
 
 def _registry_rows(docs: pd.DataFrame) -> pd.DataFrame:
     "PMIDs of `docs` the project's registry does not know, with title, date and the file each came from."
-    from epigraph.pmids import load_pmid_registry
     known = load_pmid_registry()
     d = docs[docs.pmid.notna()]
     d = d[np.array([int(p) not in known for p in d.pmid], dtype=bool)]

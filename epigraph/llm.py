@@ -103,6 +103,7 @@ class Completion:
 
 # %% ../nbs/03_llm.ipynb #c1c23123
 def _is_retryable(e: Exception) -> bool:
+    # loaded on first use: openai takes about 0.4 s to import
     import openai
     if isinstance(e, (openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError)): return True
     return isinstance(e, openai.APIStatusError) and (e.status_code == 429 or e.status_code >= 500)
@@ -161,6 +162,7 @@ class LLM:
 @patch
 def _openai(self: LLM):
     if self._client is None:
+        # loaded on first use: openai takes about 0.4 s to import
         import openai
         self._client = openai.OpenAI(base_url=self.base_url, api_key="unused",
                                      max_retries=0, timeout=self.timeout)

@@ -363,6 +363,7 @@ class _Tokenizer:
 
 @lru_cache(maxsize=8)
 def _rouge_scorer(tokenize: Callable[[str], list[str]]):
+    # loaded on first use: rouge_score takes about a second to import
     from rouge_score import rouge_scorer
     return rouge_scorer.RougeScorer(["rougeL"], tokenizer=_Tokenizer(tokenize))
 
@@ -375,6 +376,7 @@ def rouge_l(prediction: str, reference: str, tokenize: Callable[[str], list[str]
 def _stemmer():
     "nltk's Porter stemmer (no data download needed); None when nltk is not installed."
     try:
+        # loaded on first use: nltk takes about a second to import (and is a dev requirement only)
         from nltk.stem.porter import PorterStemmer
         return PorterStemmer()
     except ImportError: return None
@@ -412,6 +414,7 @@ SIMILARITY_ENCODERS = ("tfidf", "minilm")
 def _vectors(texts: list[str], encoder: str) -> np.ndarray:
     if encoder == "minilm":
         return minilm_model().encode(texts, normalize_embeddings=True, show_progress_bar=False)
+    # loaded on first use: scikit-learn takes about half a second to import
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.preprocessing import normalize
     if not any(tokens(t) for t in texts): return np.zeros((len(texts), 1))
@@ -465,6 +468,7 @@ def kg_evidence_coverage(text: str, retrieved: Mapping[str, Iterable[str]]) -> f
 def bootstrap_ci(values: Sequence[float], n_resamples: int = 10_000, confidence: float = 0.95,
                  seed: int = 42) -> tuple[float, float, float]:
     "(mean, low, high): the mean and its percentile bootstrap interval (scipy; NaN values dropped)."
+    # loaded on first use: scipy.stats takes about 0.65 s to import
     from scipy.stats import bootstrap
     x = np.asarray(values, float); x = x[~np.isnan(x)]
     if len(x) == 0: return (math.nan, math.nan, math.nan)
@@ -475,6 +479,7 @@ def bootstrap_ci(values: Sequence[float], n_resamples: int = 10_000, confidence:
 
 def wilson_ci(k: int, n: int, confidence: float = 0.95) -> tuple[float, float, float]:
     "(p, low, high): the proportion k/n and its Wilson score interval (statsmodels)."
+    # loaded on first use: statsmodels takes about 0.6 s to import
     from statsmodels.stats.proportion import proportion_confint
     if n <= 0: return (math.nan, math.nan, math.nan)
     if not 0 <= k <= n: raise ValueError(f"wilson_ci: k={k} successes out of n={n}")
@@ -485,6 +490,7 @@ def wilson_ci(k: int, n: int, confidence: float = 0.95) -> tuple[float, float, f
 # %% ../nbs/12a_metrics.ipynb #0959aea7
 def mann_whitney(a: Sequence[float], b: Sequence[float]) -> dict:
     "Two-sided Mann–Whitney U test of arm a against arm b (scipy): U of a, p-value and sizes."
+    # loaded on first use: scipy.stats takes about 0.65 s to import
     from scipy.stats import mannwhitneyu
     a, b = [x for x in a if not pd.isna(x)], [x for x in b if not pd.isna(x)]
     if not a or not b: return dict(u=math.nan, p=math.nan, n_a=len(a), n_b=len(b))
@@ -493,6 +499,7 @@ def mann_whitney(a: Sequence[float], b: Sequence[float]) -> dict:
 
 def bh_adjust(pvalues: Sequence[float]) -> np.ndarray:
     "Benjamini–Hochberg adjusted p-values (step-up, monotone, capped at 1), in the input order (statsmodels)."
+    # loaded on first use: statsmodels takes about 0.6 s to import
     from statsmodels.stats.multitest import multipletests
     p = np.asarray(pvalues, float)
     if len(p) == 0: return p

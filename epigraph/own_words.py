@@ -7,6 +7,7 @@ from __future__ import annotations
 import json, re, dataclasses
 from pathlib import Path
 import numpy as np, pandas as pd
+from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
 from .config import get_settings
 from .retrieval import Retriever
 from .answer import answer, default_retriever, Answer
@@ -93,7 +94,6 @@ def score_free(item: dict, a: Answer, names: dict) -> dict:
 def run_questions(items: list[dict], arms_: list[str], retriever: Retriever|None = None, reader: str = "offline",
                   progress: bool = True) -> pd.DataFrame:
     "Answer every item with every arm; one row per (item, arm) with the scores, the answer and the parse."
-    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
     R = retriever or default_retriever()
     names = metrics.entity_names(R.graph.kg.entities)
     rows = []

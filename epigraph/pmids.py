@@ -4,7 +4,7 @@
 
 # %% ../nbs/02d_pmids.ipynb #6f6056a4
 from __future__ import annotations
-import json, re
+import hashlib, json, re
 from pathlib import Path
 import pandas as pd
 from .config import SOURCES, get_settings, sha256_of, fetch, write_atomic
@@ -64,7 +64,6 @@ def _collapse(m: pd.DataFrame) -> pd.DataFrame:
 def _cache_key() -> str:
     files = ["bc5cdr-train", "bc5cdr-dev", "pubmedqa", "pubmedqa-test-split", "cpic-data", "cpic-pairs-2018",
              "cpic-phenytoin-2020", "epicom-pmids", "epicom-bel-citations", "epio"]
-    import hashlib
     h = hashlib.sha256(json.dumps([SOURCES[f].sha256 for f in files] + [hpo_release(), "v1"]).encode())
     return h.hexdigest()[:16]
 

@@ -9,10 +9,14 @@ from collections import deque
 from functools import lru_cache
 import numpy as np, pandas as pd
 import scipy.sparse as sp
+import pcst_fast
 from .targets import TARGETS
 from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMNS, table_of,
                                 link_seeds, edge_table,
                                 tree_paths, serialise_paths, cut_lines)
+from .question import question_target
+from .chains import kind_noun, read_chain, layer_steps
+from .schema import ENTITY_TYPES
 
 # %% auto #0
 __all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'OFF_CHAIN', 'PLAIN_WALK',
@@ -51,7 +55,6 @@ def personalized_pagerank(gi: GraphIndex, seeds: dict[int, float], restart: floa
 @lru_cache(maxsize=1)
 def pcst_solver():
     "`pcst_fast.pcst_fast`, after checking it answers a known case right (the 1.0.10 PyPI wheels do not under numpy 2)."
-    import pcst_fast
     e = np.array([[0, 1], [1, 2], [1, 4], [2, 3], [2, 5], [3, 6]], dtype=np.int64)
     v, k = pcst_fast.pcst_fast(e, np.array([100., 0, 0, 0, 100, 100, 100]), np.array([10., 100, 10, 10, 10, 10]), -1,
                                2, "strong", 0)
@@ -171,7 +174,6 @@ PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0, off_chain=1
 
 def target_types(query: str, seed_types=frozenset()) -> tuple[str, ...]:
     "The entity types the query asks for (`epigraph.question.question_target`); () when it asks for none."
-    from epigraph.question import question_target     # question builds on this module: imported when used
     t = question_target(query or "", frozenset(seed_types))
     return TARGETS[t].types if t else ()
 
@@ -206,13 +208,10 @@ def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(), degree_norm: fl
 # %% ../nbs/11f_ppr_pcst.ipynb #b0296000
 def named_seeds(seed_df: pd.DataFrame) -> pd.DataFrame:
     "The seeds that name a thing, not a kind of thing ('toxicities' is an alias of a MeSH heading: `chains.kind_noun`)."
-    from epigraph.chains import kind_noun      # chains builds on question, which builds on this module
     return seed_df[[not kind_noun(str(t)) for t in seed_df.text]] if len(seed_df) else seed_df
 
 def chain_path(gi: GraphIndex, query: str, seed_df: pd.DataFrame):
     "The query's relation path (`epigraph.chains.read_chain`) from its named seeds; None when it is no chain."
-    from epigraph.chains import read_chain
-    from epigraph.schema import ENTITY_TYPES
     seed_df = named_seeds(seed_df)
     if seed_df.empty: return None
     types = [str(t) for t in _entity_types(gi)[[gi.index[e] for e in seed_df.entity_id]]]
@@ -257,7 +256,6 @@ def answer_nodes(gi: GraphIndex, target: str) -> frozenset[int]:
 # %% ../nbs/11f_ppr_pcst.ipynb #33eaac2c
 def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth, path=None) -> np.ndarray|None:
     "Which nodes lie on a path of at most `depth` hops, along the query's relations, from a seed to a possible answer."
-    from epigraph.question import question_target
     s = sorted(int(i) for i in seeds)
     target = question_target(query or "", frozenset(_entity_types(gi)[s])) if s else None
     if target is None: return None
@@ -284,7 +282,6 @@ def _layers(gi: GraphIndex) -> np.ndarray: return _node_column(gi, "layer")     
 
 def _complete_walk(gi: GraphIndex, start: np.ndarray, walk, ends: np.ndarray) -> np.ndarray:
     "The nodes on a complete walk: forward along each step in its layer (the last: in `ends`), then back."
-    from epigraph.chains import layer_steps
     steps, layer = layer_steps(), _layers(gi)
     mats = [_relation_adjacency(gi, steps[pair]) for pair in zip(walk, walk[1:])]
     fronts = [start & (layer == walk[0])]
@@ -297,7 +294,6 @@ def _complete_walk(gi: GraphIndex, start: np.ndarray, walk, ends: np.ndarray) ->
 
 def walk_reach(gi: GraphIndex, seeds, query: str, path) -> np.ndarray|None:
     "The nodes on a complete walk of the relation path from a seed to a possible answer; None when none completes."
-    from epigraph.question import question_target
     s = sorted(int(i) for i in seeds)
     target = question_target(query or "", frozenset(_entity_types(gi)[s])) if s else None
     if target is None or path is None: return None

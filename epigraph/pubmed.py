@@ -318,6 +318,7 @@ class LocalEutils:
     "A tiny offline stand-in for NCBI E-utilities over `documents` (columns `pmid`, `title`, …), on 127.0.0.1."
     def __init__(self, documents, render: Callable|None = None, fail: Callable[[dict], object]|None = None,
                  clock: Callable[[], float] = time.monotonic):
+        # loaded on first use: pubmed_xml adds about 0.25 s to loading this module
         if render is None: from epigraph.pubmed_xml import to_pubmed_xml as render
         self.documents = documents.assign(pmid=documents["pmid"].astype(str)).set_index("pmid", drop=False)
         self.render, self.fail, self.clock = render, fail, clock

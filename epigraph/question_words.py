@@ -6,7 +6,10 @@
 from __future__ import annotations
 import re, unicodedata
 from functools import lru_cache
+from bisect import bisect_left
 import pandas as pd
+from rapidfuzz import process, fuzz
+from english_words import get_english_words_set
 from .retrieval import GraphIndex, word_key, _name_table, table_of, SEED_COLUMNS
 
 # %% auto #0
@@ -108,7 +111,6 @@ def _keys_by_words(gi: GraphIndex) -> dict[int, list[str]]:
 def correct_typos(gi: GraphIndex, text: str, covered: list[tuple[int, int]],
                   cutoff: float = 90.0) -> tuple[str, list[str]]:
     "Replace uncovered word runs that nearly equal a graph name by that name; returns the text and notes."
-    from rapidfuzz import process, fuzz
     keys = _keys_by_words(gi)
     words = list(re.finditer(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9'-]*", text))   # whole words: not "q37" of "2q37"
     names = _name_words(gi)
@@ -137,7 +139,6 @@ def _sorted_keys(gi: GraphIndex) -> list[str]:
 
 def prefix_entities(gi: GraphIndex, text: str, covered: list[tuple[int, int]]) -> pd.DataFrame:
     "Seed rows for uncovered runs of words that begin at most `MAX_PREFIX_HITS` graph names (longest run first)."
-    from bisect import bisect_left
     keys, table = _sorted_keys(gi), _name_table(gi)
     words = list(re.finditer(r"[A-Za-z][A-Za-z0-9'-]*", text))
     rows, used = [], set()
@@ -204,7 +205,6 @@ def english_words() -> frozenset:
     "Lower-case English words (Webster's 2nd and GCIDE, from the MIT-licensed `english-words` package)."
     global ENGLISH
     if ENGLISH is None:
-        from english_words import get_english_words_set
         ENGLISH = frozenset(get_english_words_set(["web2", "gcide"], lower=True))
     return ENGLISH
 

@@ -13,6 +13,10 @@ from .retrieval import GraphIndex, link_seeds, word_key
 from .question import Question, parse_question
 from .manifest import citation
 from .guidance import guidance_rows, qualifier_phrase
+from .pmids import load_pmid_registry
+from .ontologies import load_hpo
+from .temporal import onset_anchor_table
+from .metrics import claims
 
 # %% auto #0
 __all__ = ['TIER_FACTOR', 'SUPPORT', 'CAUTION', 'REFUSING', 'BRIDGE', 'AVOID_WORDS', 'VERBS', 'REGISTRY', 'ASKED_RELATIONS',
@@ -111,7 +115,6 @@ REGISTRY = None     # the closed-world PMID registry, loaded once (or set from a
 def _registry():
     global REGISTRY
     if REGISTRY is None:
-        from epigraph.pmids import load_pmid_registry
         REGISTRY = load_pmid_registry()
     return REGISTRY
 
@@ -389,8 +392,6 @@ ONSET_IN_TEXT = re.compile(r"\bonset (HP:\d{7})\b")
 @lru_cache(maxsize=1)
 def onset_term_windows() -> dict[str, tuple[str, float, float]]:
     "HPO onset term → (name, first day, last day) from birth (notebook 09's anchors; an open end is infinite)."
-    from epigraph.ontologies import load_hpo
-    from epigraph.temporal import onset_anchor_table
     a = onset_anchor_table(load_hpo()["phenotypes"]).query("resolved")
     return {h: (n, float(s), float("inf") if pd.isna(e) else float(e)) for h, n, s, e in
             zip(a.hpo_id, a.name, a.from_birth_start_days, a.from_birth_end_days)}
@@ -526,7 +527,7 @@ def build_prompt(question: str, options: list[str]|None, manifest: pd.DataFrame,
 def read_llm(question: str, options: list[str]|None, manifest: pd.DataFrame, arm: str, llm=None,
              parsed: Question|None = None) -> tuple[int|None, str, list[dict]]:
     "The LLM reader: (choice index or None, answer text, the prompt). Raises LLMNotConfigured without an endpoint."
-    from epigraph.llm import get_llm
+    from epigraph.llm import get_llm   # the OpenAI client takes about a second to import
     llm = llm or get_llm()
     messages = build_prompt(question, options, manifest, arm, parsed)
     out = llm.complete_json(messages, ANSWER_SCHEMA, name="answer", temperature=0.0 if options else 0.3, max_tokens=700)
@@ -537,7 +538,6 @@ def read_llm(question: str, options: list[str]|None, manifest: pd.DataFrame, arm
 def checked_citations(text: str, manifest: pd.DataFrame) -> tuple[str, list[str]]:
     ("The text without citations of keys the manifest does not hold (a sentence left uncited by that goes too); the "
      "removed keys.")
-    from epigraph.metrics import claims
     given, removed, kept = set(manifest.key) if len(manifest) else set(), [], []
     for c in claims(text).itertuples():
         part = text[c.start:c.end]

@@ -393,6 +393,7 @@ LLM_ERROR_COLUMNS = ["pmid", "stage", "reason"]
 def llm_triplets(documents: pd.DataFrame, mentions: pd.DataFrame, llm=None,
                  max_tokens: int = 1024) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Triplets extracted by the LLM, and a table of per-record errors and rejected triplets."
+    # loaded on first use: the OpenAI client takes about a second to import
     from epigraph.llm import get_llm
     llm = llm or get_llm()
     docs = [d for d in documents_entities(documents, mentions) if sum(len(v) for v in d.by_role.values()) >= 2]

@@ -337,6 +337,7 @@ QUERY_MEMO = 4096   # queries whose NER result a normaliser remembers (every arm
 
 def _query_mentions(query: str) -> list[dict]:
     "The construction NER + normalisation of a query, remembered on the shared normaliser (read-only rows)."
+    # loaded on first use (about 0.05 s); if it cannot load, seed_rows links by graph names alone
     from epigraph.normalise import shared_normaliser
     norm = shared_normaliser()
     memo = norm.__dict__.setdefault("_query_memo", {})

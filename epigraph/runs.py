@@ -8,11 +8,13 @@ import dataclasses, hashlib, json, math, time
 from functools import lru_cache
 from pathlib import Path
 import numpy as np, pandas as pd
+from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
 from .config import get_settings, code_version_of
 from .retrieval import Retriever
 from .answer import answer, arms, default_retriever, Answer
 from . import metrics
 from .bench import Item, build_task, task_names
+from .pmids import load_pmid_registry
 
 # %% auto #0
 __all__ = ['HELD_KEYS', 'SCORE_COLUMNS', 'HINTS_BY_KIND', 'BINARY', 'task_retriever', 'score_answer', 'code_version',
@@ -121,8 +123,6 @@ def run(tasks: list[str]|None = None, arms_: list[str]|None = None, reader: str 
         name: str|None = None, base: Retriever|None = None, progress: bool = True, llm=None) -> pd.DataFrame:
     ("Answer and score every item of `tasks` (default all; `sample`: a seeded subset per task) with every arm (default "
      "all); one row per (item, arm).")
-    from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
-    from epigraph.pmids import load_pmid_registry
     tasks = list(tasks or task_names()); arms_ = list(arms_ or arms()); params = dict(params or {})
     unknown = [t for t in tasks if t not in task_names()] + [a for a in arms_ if a not in arms()]
     if unknown: raise ValueError(f"run: unknown task or arm {unknown}; tasks: {task_names()}; arms: {arms()}")

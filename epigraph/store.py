@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib, json, os, re, shutil
 from pathlib import Path
 import numpy as np, pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 from .config import SOURCES
 from .graph import KG, KG_TABLES, is_arrow_text, row_hashes, with_hashes
 from .ontologies import hpo_release
@@ -113,7 +115,6 @@ _BOOLS = {"is_protected", "cross_tier_confirmed", "low_evidence", "suppressed", 
 
 def arrow_table(df: pd.DataFrame):
     "The table with an explicit Arrow type per column and no pandas metadata, so bytes depend on values only."
-    import pyarrow as pa
     def kind(c):
         if c in _STR_LISTS: return pa.list_(pa.string())
         if c == "pmids": return pa.list_(pa.int64())
@@ -137,7 +138,6 @@ def arrow_table(df: pd.DataFrame):
 
 # %% ../nbs/08a_store.ipynb #e02d463b
 def _write_table(df: pd.DataFrame, path: Path, hashes) -> dict:
-    import pyarrow.parquet as pq
     pq.write_table(arrow_table(df), path, compression="zstd")
     return dict(rows=len(df), file_sha256=_sha_file(path),
                 rows_sha256=hashlib.sha256("".join(hashes).encode()).hexdigest())
@@ -199,6 +199,7 @@ def load_kg(folder, verify: bool = True) -> KG:
 # %% ../nbs/08a_store.ipynb #ec0bad9b
 def to_igraph(kg: KG, include_suppressed: bool = False, hierarchy: bool = False):
     "A directed igraph.Graph of the KG: entity vertices, triplet edges (optionally `is_a` edges)."
+    # loaded on first use: igraph takes about 0.5 s to import
     import igraph as ig
     t = kg.triplets if include_suppressed else kg.triplets[~kg.triplets.suppressed]
     e = kg.entities

@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_temporal.ipynb #b858247c
 from __future__ import annotations
-import dataclasses, re
+import copy, dataclasses, json, re
 from dataclasses import dataclass
 import numpy as np, pandas as pd
 from .sources import estimate_year_from_pmid
@@ -108,7 +108,6 @@ def cpic_publication_months(cpic=None) -> pd.Series:
 def reference_year(detail) -> int|None:
     "The earliest year (1900–2099) named in the `reference` of an evidence row's JSON `detail`, if any."
     if not isinstance(detail, str) or '"reference"' not in detail: return None
-    import json
     years = re.findall(r"\b(19\d\d|20\d\d)\b", str(json.loads(detail).get("reference") or ""))
     return min(int(y) for y in years) if years else None
 
@@ -176,7 +175,6 @@ def _with_tables(kg, **tables):
     "A copy of `kg` with some tables replaced."
     if isinstance(kg, dict): return {**kg, **tables}
     if dataclasses.is_dataclass(kg): return dataclasses.replace(kg, **tables)
-    import copy
     new = copy.copy(kg)
     for k, v in tables.items(): setattr(new, k, v)
     return new
@@ -194,6 +192,7 @@ def date_evidence(kg, registry: PMIDRegistry|None = None, model: YearModel|None 
 # %% ../nbs/09_temporal.ipynb #ba7068a1
 def _rebuild_with_graph(kg, ev: pd.DataFrame):
     "Triplets, conflicts and hashes recomputed by `epigraph.graph` from the evidence left."
+    # loaded on first use: graph adds about 0.06 s to loading this module
     from epigraph import graph
     spo = kg.triplets.set_index("triplet_id")[["head", "predicate", "tail"]]
     trip = graph.triplets_table(ev.join(spo, on="triplet_id"), kg.entities)
@@ -421,7 +420,6 @@ def onset_windows(hpo=None, annotations: pd.DataFrame|None = None) -> pd.DataFra
 # %% ../nbs/09_temporal.ipynb #f124919c
 def _onset_of(detail) -> str|None:
     if not isinstance(detail, str) or '"onset": "HP:' not in detail: return None
-    import json
     return json.loads(detail).get("onset")
 
 def anchor_triplets(kg, phenotypes: pd.DataFrame|None = None):

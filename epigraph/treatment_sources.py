@@ -9,6 +9,9 @@ import pandas as pd
 from .guidance import condition_ids, qualifiers_of, load_guidance
 from .adapters import (CLAIM_COLUMNS, CONDITION_FIRST, CURATED_POPULATIONS, claims_frame, proposals_frame,
                                _json)
+from .lexicon import normalise_key
+from .normalise import shared_normaliser
+from .curated import load_epigraph_peer
 
 # %% auto #0
 __all__ = ['GUIDANCE_SOURCE', 'ASIDE_COLUMNS', 'GUIDANCE_PREDICATES', 'GENOTYPE_PREFIXES', 'POPULATION_IDS', 'NAMED_KINDS',
@@ -38,7 +41,6 @@ def guidance_predicate(relation: str, condition_id: str, qualifiers=()) -> str:
 
 def guidance_drug_ids(drugs, mesh: pd.DataFrame, resolve) -> dict[str, str]:
     "Entity id of each drug name: the MeSH descriptor so labelled, else the lexicon's L4 entity, else `CURATED:<name>`."
-    from epigraph.lexicon import normalise_key
     by_label = dict(zip(mesh.label.str.lower(), mesh.id))
     out = {}
     for d in sorted(set(drugs)):
@@ -91,7 +93,6 @@ def condition_names(g: pd.DataFrame) -> pd.DataFrame:
 
 def guidance_source(mesh: pd.DataFrame, registry=()) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     "The guidance file as drug and condition-name proposals, GUIDELINE claims and the rows set aside."
-    from epigraph.normalise import shared_normaliser
     g = load_guidance()
     ids = guidance_drug_ids(g.drug, mesh, shared_normaliser(fast=True).resolve_key)
     label = dict(zip(mesh.id, mesh.label))      # a descriptor keeps its MeSH label; any other id gets the generic name
@@ -119,7 +120,6 @@ def spelling_variants(key: str) -> list[str]:
 
 def peer_entity(name, layer: str, resolve) -> tuple[str|None, str]:
     "The one entity of `layer` a peer name resolves to through `resolve` (key → Resolution), or None and why not."
-    from epigraph.lexicon import normalise_key
     if "\n" in str(name): return None, "newline-glued name"
     for key in spelling_variants(normalise_key(name)):
         if (r := resolve(key)) is None: continue
@@ -153,8 +153,6 @@ PEER_TYPES = {"L1": "disease", "L2": "phenotype", "L3": "gene", "L4": "chemical"
 
 def peer_source(mesh: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     "The export as entity proposals (MeSH descriptors it names), claims, and its rows set aside."
-    from epigraph.curated import load_epigraph_peer
-    from epigraph.normalise import shared_normaliser
     claims, aside = peer_claims(load_epigraph_peer()["triplets"], shared_normaliser(fast=True).resolve_key)
     detail = claims.detail.map(json.loads)
     layer = dict(zip(claims["head"], detail.str["head_layer"])) | dict(zip(claims["tail"], detail.str["tail_layer"]))

@@ -17,6 +17,7 @@ from .retrieval import (PARAMS, GraphIndex, Retrieved, Retriever, retriever_name
                                 table_of)
 from .pprpcst import seed_indices
 from .baselines import node_embeddings
+from .build import built_kg
 
 # %% auto #0
 __all__ = ['DOC_COLUMNS', 'CATEGORY', 'TREE_VERSION', 'MERGE_THRESHOLD', 'TOP_SHARE', 'MAX_LAYERS', 'PARTNERS', 'CUES',
@@ -326,6 +327,7 @@ SUMMARY_PROMPT = ("You summarise a group of medical knowledge-graph documents fo
 def llm_summary(ui: UIndex, node: int, llm=None, max_tokens: int = 120) -> str:
     ("An LLM's prose version of a node's tag summary, through `epigraph.llm` (raises LLMNotConfigured without an "
      "endpoint or cache).")
+    # loaded on first use: the OpenAI client takes about a second to import
     from epigraph.llm import get_llm
     text, _ = tag_summary(ui, node)
     msgs = [{"role": "system", "content": SUMMARY_PROMPT}, {"role": "user", "content": text.split("] ", 1)[-1]}]
@@ -336,6 +338,7 @@ def _summaries(ui: UIndex, nodes: list[int], how: str, llm=None) -> tuple[list[t
     tags = [tag_summary(ui, a) for a in nodes]
     if how == "tags" or not nodes: return tags, "tags"
     if how != "llm": raise ValueError(f"retrieve_u: summaries={how!r}; use 'tags' or 'llm'")
+    # loaded on first use: the OpenAI client takes about a second to import
     from epigraph.llm import LLMNotConfigured
     try: prose = [llm_summary(ui, a, llm) for a in nodes]
     except LLMNotConfigured: return tags, "tags (no LLM configured)"
@@ -437,7 +440,6 @@ def _graph_tables(gi: GraphIndex, kg=None):
     kg = kg if kg is not None else getattr(gi, "kg", None)
     if kg is not None: return kg
     if not (get_settings().build_dir/"kg"/"manifest.json").exists(): return None
-    from epigraph.build import built_kg
     b = built_kg()
     t = (b.triplets[~b.triplets.suppressed.fillna(False).astype(bool)] if "suppressed" in b.triplets.columns
          else b.triplets)

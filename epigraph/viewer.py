@@ -4,7 +4,7 @@
 
 # %% ../nbs/12d_viewer.ipynb #5bf1a76d
 from __future__ import annotations
-import re
+import html, re
 from .schema import TIER_TABLE
 from .retrieval import Retrieved, GraphIndex
 
@@ -24,7 +24,7 @@ def offline_html(html: str) -> str:
 def subgraph_html(retrieved: Retrieved, gi: GraphIndex, title: str = "") -> str:
     ("A self-contained interactive HTML page of a retrieval result's nodes and edges (no external resources; the title "
      "escaped).")
-    import html
+    # loaded on first use: pyvis takes about 0.3 s to import
     from pyvis.network import Network
     net = Network(height="640px", width="100%", directed=True, cdn_resources="in_line", notebook=False,
                   heading=html.escape(title))
