@@ -134,25 +134,24 @@ def _kept(targets: list) -> list:
     covered = {t for o in targets for t in COVERS.get(o, ())}
     return list(dict.fromkeys(t for t in targets if t not in covered))
 
-def _by_noun(question: str, gi: GraphIndex, hints: dict|None) -> list[tuple[str, str]]:
+def _by_noun(question: str, q: Question, hints: dict|None) -> list[tuple[str, str]]:
     "A question asking for two kinds in one phrase ('the gene and the inheritance of X'): one ask per kind."
-    q = parsed_once(question, gi, hints)
     if (hints or {}).get("target") or not q.entities: return []
     targets = _kept(coordinated_targets(masked_text(q)))
     return [(question, t) for t in targets] if len(targets) >= 2 else []
 
-def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None) -> list[tuple]:
+def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None, parsed: Question|None = None) -> list[tuple]:
     ("The asks of a question answered apart, each (text naming its subject, the target to ask "
-     "it for or None to read it from the words); [] when it asks one thing.")
+     "it for or None to read it from the words); [] when it asks one thing. `parsed`: the question's parse, if made.")
     parts = separate_asks(question)
-    if len(parts) < 2: return _by_noun(question, gi, hints)
+    if len(parts) < 2: return _by_noun(question, parsed or parsed_once(question, gi, hints), hints)
     qs = [parsed_once(p, gi, hints) for p in parts]
     named = next((q for q in qs if q.entities), None)
     if named is None: return []
     subject = next((e for e in named.entities if e["layer"] == "L1"), named.entities[0])["text"]
-    parts = [p if q.entities and not PRONOUN.search(p) else _with_subject(p, subject)
-             for p, q in zip(parts, qs)]
-    qs = [parsed_once(p, gi, hints) for p in parts]
+    texts = [p if q.entities and not PRONOUN.search(p) else _with_subject(p, subject) for p, q in zip(parts, qs)]
+    qs = [q if p == t else parsed_once(t, gi, hints) for p, t, q in zip(parts, texts, qs)]     # re-parse what changed
+    parts = texts
     targets = [q.target for q in qs]
     kept = _kept(targets)
     if None in targets or not all(q.entities for q in qs) or len(kept) < 2: return []
@@ -181,11 +180,11 @@ def answer(question: str, options: list[str]|None = None, arm: str = "ppr_pcst",
     if arm not in arms(): raise ValueError(f"answer: unknown arm {arm!r}; use one of {', '.join(arms())}")
     if reader not in READERS: raise ValueError(f"answer: reader must be one of {', '.join(READERS)}, got {reader!r}")
     opts, R, t0 = clean_options(options), retriever or default_retriever(), time.perf_counter()
-    if not opts and inject is None and (parts := asked_parts(question, R.graph, hints)):
-        return joined_answer(parsed_once(question, R.graph, hints), [
+    q = parsed_once(question, R.graph, hints)
+    if not opts and inject is None and (parts := asked_parts(question, R.graph, hints, q)):
+        return joined_answer(q, [
             answer(p, None, arm, reader, R, None, None, llm, verify,
                    dict(hints or {}, target=t) if t else hints, **params) for p, t in parts])
-    q = parsed_once(question, R.graph, hints)
     if opts and q.target is None: q.target = options_target(R.graph, q, opts)    # the options say what is asked
     if not opts and arm == "ppr_pcst" and q.entities and "seeds" not in params:    # a free question's seeds are parsed
         params = dict(params, seeds=q.entity_ids)

@@ -8,6 +8,7 @@ import re
 import numpy as np, pandas as pd
 from .schema import CITATION
 from .graph import HELPS
+from .ages import duration_days
 from .cpic_history import history_answer
 from .retrieval import GraphIndex
 from .targets import TARGETS, ONE_VALUED, fits_target, entity_types, value_verdict
@@ -195,20 +196,21 @@ def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
         return "Yes" if q.negated else "No, not as first line"    # a treatment, but no source calls it first line
     return _yes_no(yes, q.negated)
 
-def _unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
-    ("For 'does X worsen Y?' answered only by rows giving X for Y, or 'should G carriers get a lower dose of X?' by "
-     "rows that record an interaction and no advice: what no row says; the rows follow.")
+def _harm_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
+    "For 'does X worsen Y?' answered only by rows giving X for Y: that no row says it; the rows follow."
+    if q.polarity != "risk" or q.negated or not rows.predicate.isin(HELPS).all(): return None
     r = manifest.iloc[int(rows.row.iloc[0])]
-    if q.polarity == "risk" and not q.negated and rows.predicate.isin(HELPS).all():
-        ends = (r.head_name, r.tail_name)
-        drug, cond = ends if r.predicate == "first_line_for" else ends[::-1]
-        said = f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}"
-        return f"{said}; it gives it as a treatment:"
+    drug, cond = (r.head_name, r.tail_name) if r.predicate == "first_line_for" else (r.tail_name, r.head_name)
+    return (f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}; it gives it "
+            "as a treatment:")
+
+def _dose_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
+    "For 'should G carriers get a lower dose of X?' answered by rows recording an interaction and no advice: so said."
     advice = {row_relation(manifest.iloc[j]) for j in rows.row} - {None}
-    if q.target == "dose" and not advice and rows.predicate.eq("gene_drug_interaction").all():
-        return (f"The evidence graph holds no dose advice for {_low(str(r.tail_name))} by {r.head_name} genotype; "
-                "it records an interaction:")
-    return None
+    if q.target != "dose" or advice or not rows.predicate.eq("gene_drug_interaction").all(): return None
+    r = manifest.iloc[int(rows.row.iloc[0])]
+    return (f"The evidence graph holds no dose advice for {_low(str(r.tail_name))} by {r.head_name} genotype; "
+            "it records an interaction:")
 
 def _yes_no(yes: bool, negated: bool) -> str: return "Yes" if yes != negated else "No"   # "is it not X?" flips it
 
@@ -228,7 +230,8 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame, aside: pd.
     line = lambda g: fact_line(manifest, gi, q, ents[int(g.subject)].name, g)    # each claim names its own subject
     if len(pairs):
         said = " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples())
-        return f"{_unsaid(q, pairs, manifest) or _opener(q, pairs, manifest) + '.'} {said}"
+        lead = _harm_unsaid(q, pairs, manifest) or _dose_unsaid(q, pairs, manifest) or _opener(q, pairs, manifest) + "."
+        return f"{lead} {said}"
     if bridged := bridge_text(manifest, gi, q, ents): return bridged     # a gene and a feature, through diseases
     if FIRST_LINE.search(q.text) and (instead := first_line_instead(manifest, q, ents, found)):
         return f"No, not as first line. {instead}"
@@ -343,8 +346,8 @@ LATER = re.compile(r"\b(?:later|latest|last|older)\b", re.I)
 
 def _start_days(window) -> float|None:
     "The lower end of an age window in days ('P28D/P1Y' → 28); None without one."
-    m = re.match(r"P(\d+)([DWMY])", str(window or ""))
-    return int(m[1]) * {"D": 1, "W": 7, "M": 30.44, "Y": 365.25}[m[2]] if m else None
+    start = str(window or "").partition("/")[0]
+    return duration_days(start) if re.fullmatch(r"P\d+(?:\.\d+)?[DWMY]", start) else None
 
 def onset_order(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None:
     "For 'which starts earlier, A or B?': which named subject begins earlier (or later), cited; None otherwise."
