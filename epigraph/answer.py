@@ -14,7 +14,7 @@ from .retrieval import Retrieved, Retriever, GraphIndex, retriever_names, edge_t
 from .targets import TARGETS, fits_target, entity_types
 from .question import Question, parse_question, focus_rows, coordinated_targets, masked_text
 from .question_words import separate_asks
-from .history import history_source, CPIC
+from .history import named_source, CPIC
 from .cpic_history import cpic_rows
 from .manifest import MANIFEST_COLUMNS, empty_manifest, graph_manifest, manifest_of
 from .readers import (build_prompt, checked_citations, fact_sentence, option_entities, read_llm, read_offline,
@@ -89,7 +89,7 @@ def focused_manifest(R: Retriever, q: Question, manifest: pd.DataFrame) -> pd.Da
         both = pd.concat([m for m in (manifest, extra) if len(m)], ignore_index=True)
         # two CPIC rows: one PMID
         manifest = both.drop_duplicates(["key", "triplet_id", "record_id"]).reset_index(drop=True)
-    if q.target != "history" or history_source(q.text) != CPIC: return manifest
+    if q.target != "history" or named_source(q.text) != CPIC: return manifest
     log = cpic_rows(entity_types(R.graph)[1], [(e["entity_id"], e["name"]) for e in q.entities], manifest)
     return pd.concat([manifest, log], ignore_index=True) if len(log) else manifest
 

@@ -10,7 +10,7 @@ from .curated import load_cpic
 from .manifest import MANIFEST_COLUMNS, citation
 from .schema import evidence_key
 from .guidance import and_list
-from .history import history_source, history_text, CPIC
+from .history import named_source, history_text, CPIC
 
 # %% auto #0
 __all__ = ['CHANGE_LOG', 'ABOUT_ADVICE', 'FIX', 'DRUG_KINDS', 'change_log', 'drug_changes', 'change_rows', 'since_day',
@@ -128,7 +128,7 @@ def cpic_rows(kinds: dict, ents: list[tuple[str, str]], manifest: pd.DataFrame) 
 # %% ../nbs/11n_cpic_history.ipynb #077daebe
 def history_answer(manifest: pd.DataFrame, kinds: dict, q, named: list[tuple[str, str]]) -> str:
     "A source's history for a parsed question (`q`): CPIC's changes to its advice, else Genes4Epilepsy's listings."
-    if history_source(q.text) == CPIC:
+    if named_source(q.text) == CPIC:    # the target said it asks a history
         drugs = history_drugs(kinds, named, manifest)
         return cpic_history_text(manifest, drugs, q.text, q.form == "yes_no", q.years, q.negated)
     return history_text(manifest, named, q.text, q.form == "yes_no", q.as_of, q.negated)

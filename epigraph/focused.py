@@ -12,7 +12,7 @@ from .ages import duration_days
 from .cpic_history import history_answer
 from .retrieval import GraphIndex
 from .targets import TARGETS, ONE_VALUED, fits_target, entity_types, value_verdict
-from .question import Question, parse_question, BRIDGES, BRIDGE_PREDICATES
+from .question import Question, parse_question, BRIDGES, BRIDGE_PREDICATES, DATED_FORMS, STALE
 from .readers import (Entity, entity_of, cites, fact_sentence, row_relation, row_population,
                               first_day, TIER_FACTOR, unverified_rows)
 from .treatment_sources import POPULATION_IDS, GENOTYPE_PREFIXES
@@ -185,7 +185,7 @@ FIRST_LINE = re.compile(r"\bfirst[- ]line\b|\bfirst[- ]choice\b|\bdrug of (?:fir
 
 def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
     "Yes or No for rows that join the question's entities: a caution answers a question about safety with No."
-    caution = rows.predicate.isin(CAUTION_SAID).all() and q.target in ("safety", "dose", "drug", None)
+    caution = rows.predicate.isin(CAUTION_SAID).all()      # whatever noun it asks with ("…with a POLG mutation?")
     yes = not caution if q.polarity == "benefit" else True
     said = {row_relation(manifest.iloc[j]) for j in rows.row} if manifest is not None else set()
     first = rows.predicate.eq("first_line_for").any() or "first_line" in said     # a guideline's, for its population
@@ -410,7 +410,7 @@ def _dated_rows(manifest, found: pd.DataFrame) -> pd.DataFrame:
 def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None:
     "The dated answer, or None when the question is not dated."
     named = re.findall(r"\bPMID:?\s*(\d{1,9})\b", q.text)
-    if not (q.as_of or q.form in ("replaced", "current")): return None
+    if not (q.as_of or q.form in DATED_FORMS): return None
     d = _dated_rows(manifest, found[found.pair] if found.pair.any() else found)
     if q.target in ("guideline", "dose") and manifest.iloc[list(d.row)].pmid.notna().any():  # papers, not snapshots
         d = d[manifest.iloc[list(d.row)].pmid.notna().to_numpy()]
@@ -428,13 +428,13 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
     old = d[d.key.isin({f"PMID:{n}" for n in named})
             | d.day.str[:4].astype(int).isin({y for y in q.years} | {y + 1 for y in q.years})]
     if q.form == "current" and len(old):     # the publication named is current when nothing later states the same
-        since, last = old.day.max(), d[d.day > old.day.max()]
+        last, flip = d[d.day > old.day.max()], q.negated != bool(STALE.search(q.text))   # "is it out of date?"
         if last.empty:
             r = manifest.iloc[int(old.row.iloc[-1])]
-            return _sentence(f"{'No' if q.negated else 'Yes'}. Nothing in the evidence graph dated after {r.date} "
+            return _sentence(f"{'No' if flip else 'Yes'}. Nothing in the evidence graph dated after {r.date} "
                              f"replaces it: {_low(fact_sentence(r))}", only(manifest, [int(old.row.iloc[-1])]))
         r = manifest.iloc[int(last.row.iloc[0])]
-        return _sentence(f"{'Yes' if q.negated else 'No'}. A later record, dated {r.date}, states it again: "
+        return _sentence(f"{'Yes' if flip else 'No'}. A later record, dated {r.date}, states it again: "
                          f"{_low(fact_sentence(r))}", only(manifest, [int(last.row.iloc[0])]))
     if q.form == "replaced":
         since = old.day.min() if len(old) else d.day.iloc[0]
@@ -444,9 +444,9 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
         r = manifest.iloc[int(nxt.row.iloc[0])]
         return _sentence(f"It was followed by the record dated {r.date}, the earliest later one: "
                          f"{_low(fact_sentence(r))}", only(manifest, [int(nxt.row.iloc[0])]))
-    r = manifest.iloc[int(d.row.iloc[-1])]
-    return _sentence(f"The latest record in the evidence graph is dated {r.date}: {_low(fact_sentence(r))}",
-                     only(manifest, [int(d.row.iloc[-1])]))
+    j = int(d.row.iloc[0 if q.form == "first" else -1])       # "when did CPIC first…?": the earliest record
+    said = f"The {'earliest' if q.form == 'first' else 'latest'} record in the evidence graph is dated"
+    return _sentence(f"{said} {manifest.date.iloc[j]}: {_low(fact_sentence(manifest.iloc[j]))}", only(manifest, [j]))
 
 # %% ../nbs/12b_focused.ipynb #802a84b7
 def answer_groups(manifest, q: Question, ents, found: pd.DataFrame, text: str) -> list[dict]:
@@ -471,7 +471,7 @@ def read_free(q: Question, manifest: pd.DataFrame, gi: GraphIndex, verify: bool 
     # a question with no target): the name is the subject, and the graph holds nothing on it
     lone = q.form == "yes_no" and len(ents) == 1
     typed = q.target and (TARGETS[q.target].types or TARGETS[q.target].branch)
-    dated = q.target in ("guideline", "dose") and (q.as_of or q.form in ("replaced", "current"))
+    dated = q.target in ("guideline", "dose") and (q.as_of or q.form in DATED_FORMS)
     if q.unknown and (lone or dated or typed and all(fits_target(gi, q.target, e.entity_id) for e in ents)):
         return dict(text=abstain(q, []), abstained=True, reason=f"{', '.join(q.unknown)} is not in the graph")
     treatment = q.target in ("drug", "safety", "dose") and len(found)     # only the rows for the patient described

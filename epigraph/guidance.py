@@ -12,10 +12,11 @@ from .schema import is_curie
 
 # %% auto #0
 __all__ = ['RELATIONS', 'COLUMNS', 'RELATION_WORDS', 'QUALIFIERS', 'AGE_BAND', 'SAID_ONLY_OF', 'GIVE_RELATIONS', 'HARM_RELATIONS',
-           'POPULATION_WORDS', 'HARD_QUALIFIERS', 'OPPOSITE', 'AGE_WORDS', 'AGE_MONTHS', 'AGE_WEEKS', 'CONTRARY',
-           'relation_agrees', 'qualifiers_of', 'qualifier_phrase', 'qualifier_agrees', 'condition_ids', 'guidance_path',
-           'load_guidance', 'stated_population', 'population_spans', 'without_population', 'row_fits', 'guidance_rows',
-           'paraphrase_of', 'and_list', 'statement_rows', 'statements', 'contradictions']
+           'GIVERS', 'AFTER_FIRST_LINE', 'POPULATION_WORDS', 'HARD_QUALIFIERS', 'OPPOSITE', 'AGE_WORDS', 'AGE_MONTHS',
+           'AGE_WEEKS', 'CONTRARY', 'relation_agrees', 'qualifiers_of', 'qualifier_phrase', 'qualifier_agrees',
+           'condition_ids', 'guidance_path', 'load_guidance', 'stated_population', 'population_spans',
+           'without_population', 'row_fits', 'guidance_rows', 'paraphrase_of', 'and_list', 'statement_rows',
+           'statements', 'contradictions']
 
 # %% ../nbs/02e_guidance.ipynb #6f07e5b5
 RELATIONS = ("first_line", "adjunctive", "alternative", "avoid", "contraindicated", "dose_adjust", "test_before")
@@ -143,6 +144,24 @@ def load_guidance(path=None) -> pd.DataFrame:
     pmid = pd.to_numeric(df.pmid.replace("", None)).astype("Int64")
     return df.assign(year=df.year.astype(int), pmid=pmid)
 
+# %% ../nbs/02e_guidance.ipynb #93b54234
+# parents who give the medicine, not parents in a question about heredity ("can two healthy parents have a child…?")
+GIVERS = (r"(?<!healthy )(?<!unaffected )(?<!both )\b(?:parents?|carers?|caregivers?)\b"
+          r"(?! (?:\w+ ){0,2}(?:have|had|are carriers|carry|pass)\b)")
+# what was tried first and did not do enough: the row is for a later step
+AFTER_FIRST_LINE = (r"\bfail\w*|\bdid(?:n'?t| not) work|\bdoes(?:n'?t| not) work|\bnot working\b|"
+                    r"\bhas(?:n'?t| not) worked\b|\bno (?:response|effect)\b|\b(?:un|not |poorly )controlled\b|"
+                    r"\brefractory\b|\bineffective\b|\bunsuccessful\b|\b(?:did|does|do)(?:n'?t| not) help\b|"
+                    r"\bstopped working\b|\b(?:un|non-?)responsive\b|\bpoor(?:ly)? respon\w*|"
+                    r"\bstill (?:seiz|fitt)\w*|"
+                    r"\bsecond (?:choice|option)\b|"
+                    r"\bresistant\b|\bsecond[- ]line\b|\bthird[- ]line\b|\bnext (?:step|option|drug|medicine|line)"
+                    r"|\bwhat (?:next|now|else)\b|\bnot tolerated\b|\bintoleran\w*|\bstill (?:having|has|getting)"
+                    r"\b|\bbreakthrough\b|\badd(?:ed|ing)?\b|\badd-on\b|\badjunct\w*|\bon top of\b|\bnot enough\b|"
+                    r"\binsufficient\b|\binadequate\w*|\bpartial response\b|\bdespite\b|\bpersist\w*|"
+                    r"\b(?:not|n't|never) respond\w*")
+
+
 # %% ../nbs/02e_guidance.ipynb #633c2795
 POPULATION_WORDS = {   # token -> how a person says it (a regular expression, matched case-insensitively)
     "childbearing": r"\bchild-?bearing|\b(?:wom[ae]n|girls?|females?|daughters?|mothers?)\b|\bpregnan\w*|"
@@ -162,7 +181,8 @@ POPULATION_WORDS = {   # token -> how a person says it (a regular expression, ma
                     r"\bcandidate for steroids?\b|\bcontra-?indicat\w* (?:to|for) (?:oral )?steroids?\b|"
                     r"\bsteroid[- ]intoleran\w*",
     "community": r"\bat home\b|\bin the community\b|\b(?:outside|out) (?:of )?(?:the )?hospital\b|\bpre-?hospital\b|"
-                 r"\bat school\b|\bparamedics?\b|\bambulance\b|\b(?:parents?|carers?|caregivers?)\b",
+                 r"\bat school\b|\bparamedics?\b|\bambulance\b|"
+                 + GIVERS,
     "no-emergency-plan": r"\b(?:no|without an?|hasn'?t got an?|doesn'?t have an?) (?:\w+ ){0,3}plan\b",
     "iv-access": r"\bin hospital\b|\b(?:on|in) the ward\b|\bIV\b|\bintravenous\w*|\bcannula\w*|\bA&E\b|"
                  r"\bemergency department\b|\bresus\w*|\bICU\b|\bintensive care\b|\bvenous access\b",
@@ -172,17 +192,7 @@ POPULATION_WORDS = {   # token -> how a person says it (a regular expression, ma
     "drug-naive": r"\bnever (?:been on|taken|had|used)\b|\bnot (?:yet )?(?:started|taken|been on)\b|\bnew to\b|"
                   r"\bnaive\b|\b(?:before|about to|thinking of|considering) (?:starting|start|prescribing|giving)\b",
     "hla-b-negative": r"HLA-B\*?15:02[- ](?:negative|neg)\b|\bnegative for HLA-B",
-    "after-first-line": r"\bfail\w*|\bdid(?:n'?t| not) work|\bdoes(?:n'?t| not) work|\bnot working\b|"
-                        r"\bhas(?:n'?t| not) worked\b|\bno (?:response|effect)\b|\b(?:un|not |poorly )controlled\b|"
-                        r"\brefractory\b|\bineffective\b|\bunsuccessful\b|\b(?:did|does|do)(?:n'?t| not) help\b|"
-                        r"\bstopped working\b|\b(?:un|non-?)responsive\b|\bpoor(?:ly)? respon\w*|"
-                        r"\bstill (?:seiz|fitt)\w*|"
-                        r"\bsecond (?:choice|option)\b|"
-                        r"\bresistant\b|\bsecond[- ]line\b|\bthird[- ]line\b|\bnext (?:step|option|drug|medicine|line)"
-                        r"|\bwhat (?:next|now|else)\b|\bnot tolerated\b|\bintoleran\w*|\bstill (?:having|has|getting)"
-                        r"\b|\bbreakthrough\b|\badd(?:ed|ing)?\b|\badd-on\b|\badjunct\w*|\bon top of\b|\bnot enough\b|"
-                        r"\binsufficient\b|\binadequate\w*|\bpartial response\b|\bdespite\b|\bpersist\w*|"
-                        r"\b(?:not|n't|never) respond\w*",
+    "after-first-line": AFTER_FIRST_LINE,
 }
 
 

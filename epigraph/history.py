@@ -11,7 +11,7 @@ from .manifest import citation
 
 # %% auto #0
 __all__ = ['G4E', 'CPIC', 'RELEASES', 'SOURCE_NAMES', 'TIME_OR_CHANGE', 'REMOVAL', 'CHANGED', 'ASKS', 'RANGE', 'CLASS_CHANGE',
-           'history_source', 'listings', 'history_facts', 'history_text']
+           'EVERY', 'history_source', 'named_source', 'listings', 'history_facts', 'history_text']
 
 # %% ../nbs/11k_history.ipynb #6cf6ee62
 G4E, CPIC = "genes4epilepsy", "cpic"
@@ -21,7 +21,8 @@ SOURCE_NAMES = {G4E: re.compile(r"\bgenes\s?-?\s?4\s?-?\s?epilepsy\b|\bg4e\b", r
 TIME_OR_CHANGE = re.compile(   # what a question about a source's history asks: a time, or a change between releases
     r"\b(?:when|since|first|releases?|released|versions?|editions?|updates?|updated|add(?:ed|ition|s)?|new(?:est|ly)?|"
     r"latest|current(?:ly)?|present|now|still|any ?more|no longer|drop\w*|remov\w*|delet\w*|taken off|chang\w*|"
-    r"appear\w*|show(?:s|ed)? up|entered|how long|(?:19|20)\d{2})\b", re.I)
+    r"appear\w*|show(?:s|ed)? up|entered|how long|always|ever|every release|all (?:the |its )?releases|throughout|"
+    r"(?:19|20)\d{2})\b", re.I)
 REMOVAL = re.compile(r"\b(?:drop\w*|remov\w*|delet\w*|taken off|take \w+ off|no longer|any ?more|retir\w*|"
                      r"withdr\w*|left out)\b", re.I)
 
@@ -34,6 +35,10 @@ ASKS = {G4E: TIME_OR_CHANGE, CPIC: CHANGED}     # what a question asks when it a
 def history_source(text: str) -> str|None:
     "The source whose history a question asks about: it names the source and asks about a time or a change."
     return next((s for s, p in SOURCE_NAMES.items() if p.search(text or "") and ASKS[s].search(text)), None)
+
+def named_source(text: str) -> str|None:
+    "The source a history question is about: the one whose history its words ask, else the first it names."
+    return history_source(text) or next((s for s, p in SOURCE_NAMES.items() if p.search(text or "")), None)
 
 # %% ../nbs/11k_history.ipynb #30952ba6
 RANGE = re.compile(r"@(\d{4}-\d{2})\.\.(\d{4}-\d{2})$")
@@ -60,12 +65,14 @@ def history_facts(L: pd.DataFrame) -> dict:
 
 # %% ../nbs/11k_history.ipynb #0eb64fca
 CLASS_CHANGE = re.compile(r"\bchang\w*|\breclassif\w*|\bmoved\b|\bdifferent class\w*", re.I)
+EVERY = re.compile(r"\b(?:always|every release|all (?:the |its )?releases|throughout)\b", re.I)
 
 def _opener(f: dict, text: str, as_of: str|None, negated: bool) -> str:
     "Yes or No to a yes/no question about a listing: listed (at the date asked, else now) or, if asked, removed."
     if as_of: yes = any(a <= as_of[:7] <= b for a, b in f["ranges"])
     elif REMOVAL.search(text): yes = not f["latest"]
     elif CLASS_CHANGE.search(text): yes = f["since"] != f["first"]     # its classes now are not those it entered with
+    elif EVERY.search(text): yes = all(any(a <= r <= b for a, b in f["ranges"]) for r in RELEASES)   # in each one held
     else: yes = f["latest"]
     return "Yes" if yes != negated else "No"
 

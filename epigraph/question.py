@@ -22,10 +22,11 @@ from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expa
 
 # %% auto #0
 __all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS', 'YES_NO',
-           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET',
-           'TIER_WORDS', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun',
-           'question_target', 'coordinated_targets', 'parse_as_of', 'negated', 'Question', 'masked_text',
-           'link_question', 'about_patient', 'parse_question', 'bridge_rows', 'focus_rows']
+           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'STALE', 'FIRST_ISSUED', 'ISSUED', 'DATED_FORMS', 'WH_WORDS',
+           'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'TIER_WORDS', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS',
+           'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun', 'question_target', 'coordinated_targets', 'parse_as_of',
+           'negated', 'Question', 'masked_text', 'link_question', 'about_patient', 'parse_question', 'bridge_rows',
+           'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #15976c00
 # who gets it, by age: "how early does X show up?", "is X a childhood disease?", "seen in newborns?"
@@ -41,7 +42,8 @@ FAMILY_WORDS = (r"\b(?:could|can|will|might|would) (?:my|our|her|his|their|the) 
                 r"younger|older|baby|new|unborn) )?(?:child|children|kids?|sons?|daughters?|bab(?:y|ies)|siblings?|"
                 r"brothers?|sisters?) (?:also )?(?:get|have|develop|be affected)|\brecurrence risk\b|\bparents? to "
                 r"(?:a )?(?:child|children|offspring)\b|\bboth parents\b|\bcarr(?:y|ies|ying) the (?:gene|mutation|"
-                r"variant)\b")
+                r"variant)\b|\b(?:healthy|unaffected) (?:parents?|couples?|mothers?|fathers?)\b|"
+                r"\bparents? (?:\w+ ){0,3}(?:have|had|get) (?:a|another) (?:child|baby|son|daughter)\b")
 
 
 # %% ../nbs/11c_question.ipynb #1d2884b6
@@ -49,8 +51,8 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
     ("dose", r"\bdos(?:e|es|ing|age)\b|\bmetaboli[sz]ers?\b"),
     ("safety", r"\bavoid\w*|\bsteer clear\b|\bstay away\b|\bkeep "
                r"away\b|\bcontra-?indicat\w*|\bsafe(?:ly|ty)?\b|\bunsafe\b|\bdangerous\b|\bharm\w*|\bworsen\w*|"
-               r"\baggravat\w*|\bworse\b|\bshould(?:n't| not| i not| we not)\b|\bnot (?:be "
-               r")?(?:given|used|prescribed|offered|started|give|use|start)\b|"
+               r"\baggravat\w*|\bworse\b|\b(?:should|must)(?:n't|(?: \w+)? (?:not|never))\b|\bnot (?:be "
+               r")?(?:given|used|prescribed|offered|started|taken|give|use|start|take)\b|"
                r"\bnot to (?:give|use|prescribe|offer|start)\b"),
     ("guideline", r"\bguidelines?\b|\bcpic\b|\bpublication\b|\bsupersed\w*|\breplac\w*|\bupdated?\b"),
     ("onset",
@@ -250,6 +252,16 @@ class Question:
         d["entities"] = [{k: e[k] for k in ("entity_id", "name", "type")} for e in self.entities]
         return d
 
+# %% ../nbs/11c_question.ipynb #94749e28
+# a dated record called stale asks whether it is still current, the other way round
+STALE = re.compile(r"\bout[- ]of[- ]date\b|\boutdated\b|\bobsolete\b", re.I)
+# the first record of a guideline: "what year did CPIC first publish…", "when was … originally issued?"
+FIRST_ISSUED = re.compile(r"\b(?:first|earliest|original(?:ly)?|initial(?:ly)?)\b(?![- ]line)", re.I)
+ISSUED = re.compile(r"\b(?:years?|publish\w*|issu\w*|releas\w*|appear\w*|versions?|editions?|records?|"
+                    r"came out|introduc\w*|guidelines?|guidance)\b", re.I)
+DATED_FORMS = ("replaced", "current", "first")    # forms that ask about a record's own date, not a day to look back to
+
+
 # %% ../nbs/11c_question.ipynb #82b0c2d2
 WH_WORDS = re.compile(r"\b(?:which|what|when|how|who|whom|where|why|list|name|give me|tell me)\b", re.I)
 
@@ -269,7 +281,9 @@ def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> st
     if dated and re.search(r"\bsupersed\w*|\breplac\w*|\bsucceeded\b|\bnewer (?:version|guideline)\b", low):
         return "replaced"
     if dated and re.search(r"\bstill (?:current|valid|in force|recommended|in use|the one)\b|\bis it current\b|"
-                           r"\bno longer\b|\blast update\w*|\bmost recent\b|\blatest\b", low): return "current"
+                           r"\bno longer\b|\blast update\w*|\bmost recent\b|\blatest\b|\bup[- ]to[- ]date\b", low) \
+       or dated and STALE.search(low): return "current"
+    if target in ("guideline", "dose") and FIRST_ISSUED.search(low) and ISSUED.search(low): return "first"
     last = last_clause(text)
     if EXISTENTIAL.search(last) and named >= 2 and not re.search(NAMED_TARGET, last, re.I): return "yes_no"
     if target in ("inheritance", "onset") and YES_NO.search(last) and ALTERNATIVE.search(last): return "list"
@@ -423,7 +437,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     form = _form(masked, target, drug, len(ents))
     if form == "order": target = "onset"          # "which of these features begins first" asks for onsets
     q = Question(text, ents, target, form,
-                 *(parse_as_of(fixed) if form not in ("replaced", "current") else (None, None)),
+                 *(parse_as_of(fixed) if form not in DATED_FORMS else (None, None)),
                  sorted({g.group() for g in GENOTYPE.finditer(fixed)}),
                  [p for p, pat in POPULATIONS.items() if re.search(pat, fixed.lower())],
                  negated(last_clause(masked.lower())),
