@@ -16,8 +16,8 @@ from .schema import TIER_TABLE
 
 # %% auto #0
 __all__ = ['PARAMS', 'SEED_COLUMNS', 'NODE_COLUMNS', 'EDGE_COLUMNS', 'PASSAGE_COLUMNS', 'TIER_WEIGHT', 'SYNTHETIC_PMID_BASE',
-           'SUSCEPTIBILITY', 'QUERY_MEMO', 'METHODS', 'RETRIEVERS', 'RetrievalParams', 'table_of', 'Retrieved',
-           'approx_tokens', 'cut_to_budget', 'evidence_strength', 'fold_accents', 'word_key', 'GraphIndex',
+           'SUSCEPTIBILITY', 'HEAD_NOUN', 'QUERY_MEMO', 'METHODS', 'RETRIEVERS', 'RetrievalParams', 'table_of',
+           'Retrieved', 'approx_tokens', 'cut_to_budget', 'evidence_strength', 'fold_accents', 'word_key', 'GraphIndex',
            'TableGraph', 'synthetic_kg', 'name_keys', 'family_table', 'families', 'link_by_names', 'link_by_ner',
            'seed_rows', 'link_seeds', 'format_hop', 'edge_table', 'tree_paths', 'serialise_paths', 'cut_lines',
            'register_retriever', 'retriever_fn', 'retriever_names', 'Retriever']
@@ -266,19 +266,33 @@ def name_keys(name: str) -> list[str]:
 # OMIM names a genetic subtype of a disease by its locus: 'Epilepsy, childhood absence, susceptibility to, 1'
 SUSCEPTIBILITY = re.compile(r",?\s*\bsusceptibility(?: to)?\b", re.I)
 
+HEAD_NOUN = re.compile(r"\s+(?:syndrome|disease|disorder)$")   # "GLUT1 deficiency (syndrome)": said without it too
+
+def _stem_keys(surface: str) -> list[str]:
+    stem = _SUBTYPE.sub("", surface)
+    return name_keys(stem) + name_keys(SUSCEPTIBILITY.sub("", stem))
+
 def family_table(gi: GraphIndex) -> dict[str, list[int]]:
-    ("stem key → the L1 entities whose name is that stem and a subtype (Gaucher disease → types I, II, III), and the "
-     "one named by the stem alone: a family name reaches its members; a stem with one member is no family.")
+    ("stem key → the L1 entities whose name or synonym is that stem and a subtype (Gaucher disease → types I, II, "
+     "III), and the one named by the stem alone: a family name reaches its members; a stem with one member is no "
+     "family. A stem is also read without its head noun ('GLUT1 deficiency'), unless that names something else.")
     e = getattr(getattr(gi, "kg", None), "entities", None)    # an index kept without its tables has no layers
     if e is None or "layer" not in e: return {}
     layers = e.layer.astype(str).to_numpy()
     fam: dict[str, set] = {}
-    for i, name in enumerate(gi.names):
-        if layers[i] != "L1" or not _SUBTYPE.search(name): continue
-        stem = _SUBTYPE.sub("", name)
-        for k in name_keys(stem) + name_keys(SUSCEPTIBILITY.sub("", stem)): fam.setdefault(k, set()).add(i)
+    more: dict[str, set] = {}      # from synonyms, and stems without their head noun
+    for i, (name, syns) in enumerate(zip(gi.names, gi.synonyms)):
+        if layers[i] != "L1": continue
+        if _SUBTYPE.search(name):
+            for k in _stem_keys(name): fam.setdefault(k, set()).add(i)
+        for k in (k for s in [name, *map(str, syns)] if _SUBTYPE.search(s) for k in _stem_keys(s)):
+            for key in {k, HEAD_NOUN.sub("", k)} - {""}:
+                if " " in key: more.setdefault(key, set()).add(i)     # one word alone ("Bardet") is too loose
     for i, name in enumerate(gi.names):   # OMIM leaves a series' first member unnumbered (Myoclonic epilepsy of Lafora)
         if layers[i] == "L1" and (k := word_key(name)) in fam: fam[k].add(i)
+    names = _name_table(gi)
+    for k, v in more.items():
+        if k in fam or k not in names: fam[k] = fam.get(k, set()) | v
     return {k: sorted(v) for k, v in fam.items() if len(v) >= 2}
 
 def families(gi: GraphIndex) -> dict[str, list[int]]:
