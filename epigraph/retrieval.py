@@ -263,6 +263,8 @@ def name_keys(name: str) -> list[str]:
         keys.append(word_key(" ".join(parts[::-1] + tail)))
     return list(dict.fromkeys(k for k in keys if k))
 
+
+# %% ../nbs/11_retrieval.ipynb #9e8a8368
 # OMIM names a genetic subtype of a disease by its locus: 'Epilepsy, childhood absence, susceptibility to, 1'
 SUSCEPTIBILITY = re.compile(r",?\s*\bsusceptibility(?: to)?\b", re.I)
 
