@@ -14,7 +14,7 @@ from .question_words import QUESTION_WORDS, GENERIC_NAMES, _is_english, HEAD_LAY
 # %% auto #0
 __all__ = ['DISEASE_SUBJECT', 'MOST_SUBJECTS', 'HEAD_LINKS', 'HEAD_GAP', 'disease_words', 'holding_all', 'diseases_for',
            'unlinked_diseases', 'answers_target', 'family_members', 'heads_gap', 'gene_diseases', 'genes_as_diseases',
-           'choose_subjects']
+           'inherited_as', 'choose_subjects']
 
 # %% ../nbs/11m_subjects.ipynb #467e16e1
 DISEASE_SUBJECT = ("gene", "inheritance", "onset", "feature", "seizure_type")   # targets asked of a disease X
@@ -163,6 +163,23 @@ def genes_as_diseases(gi: GraphIndex, text: str, keep: list, out: list, notes: l
     return keep
 
 
+# %% ../nbs/11m_subjects.ipynb #1ef64d86
+def inherited_as(gi: GraphIndex, keep: list[dict], target: str|None, out: list, notes: list) -> list[dict]:
+    ("The seeds, a mode of inheritance named beside diseases in a question asking something else of them ('genes of "
+     "autosomal recessive PME') read as narrowing them to those inherited so; unchanged when none is.")
+    layers = entity_types(gi)[0]
+    modes = [r for r in keep if target != "inheritance" and fits_target(gi, "inheritance", r["entity_id"])]
+    diseases = [r for r in keep if layers.get(r["entity_id"]) == "L1"]
+    if not modes or not diseases: return keep
+    row = lambda r: gi.index[r["entity_id"]]
+    kept = [d for d in diseases if any(len(gi.triplets_between(row(d), row(m))) for m in modes)]
+    if not kept: return keep
+    out += [_candidate(m, False, "a mode of inheritance that narrows the diseases") for m in modes]
+    out += [_candidate(d, False, f"not inherited as {modes[0]['name']}") for d in diseases if d not in kept]
+    notes.append(f"read '{modes[0]['text']}' as narrowing '{kept[0]['text']}' to the diseases inherited so")
+    return [r for r in keep if r not in modes and (r in kept or r not in diseases)]
+
+
 # %% ../nbs/11m_subjects.ipynb #92687bf5
 def _candidate(r, chosen: bool, why: str = "") -> dict:
     return dict(entity_id=r["entity_id"], name=r["name"], text=r["text"], method=r["method"],
@@ -191,6 +208,6 @@ def choose_subjects(gi: GraphIndex, text: str, seeds: pd.DataFrame, target: str|
                           confidence=round(float(r["confidence"]) / len(rows), 3)) for v in rows]
             notes.append(f"read '{r['text']}' as the disease{'s' if len(rows) > 1 else ''} "
                          f"{'; '.join(gi.names[v] for v in rows)}, not the HPO phenotype {r['name']}")
-    if target in DISEASE_SUBJECT: keep = keep + family_members(gi, keep, target)
+    if target in DISEASE_SUBJECT: keep = inherited_as(gi, keep + family_members(gi, keep, target), target, out, notes)
     chosen = pd.DataFrame(keep, columns=seeds.columns).drop_duplicates("entity_id")
     return chosen.reset_index(drop=True), [_candidate(r, True) for r in chosen.to_dict("records")] + out, notes
