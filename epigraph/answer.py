@@ -140,17 +140,21 @@ def _by_noun(question: str, q: Question, hints: dict|None) -> list[tuple[str, st
     targets = _kept(coordinated_targets(masked_text(q)))
     return [(question, t) for t in targets] if len(targets) >= 2 else []
 
-def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None, parsed: Question|None = None) -> list[tuple]:
+def asked_parts(question: str, gi: GraphIndex, hints: dict|None = None,
+                parsed: Question|None = None) -> list[tuple]:
     ("The asks of a question answered apart, each (text naming its subject, the target to ask "
-     "it for or None to read it from the words); [] when it asks one thing. `parsed`: the question's parse, if made.")
+     "it for or None to read it from the words); [] when it asks one thing. `parsed`: the question's "
+     "parse, if made.")
     parts = separate_asks(question)
     if len(parts) < 2: return _by_noun(question, parsed or parsed_once(question, gi, hints), hints)
     qs = [parsed_once(p, gi, hints) for p in parts]
     named = next((q for q in qs if q.entities), None)
     if named is None: return []
     subject = next((e for e in named.entities if e["layer"] == "L1"), named.entities[0])["text"]
-    texts = [p if q.entities and not PRONOUN.search(p) else _with_subject(p, subject) for p, q in zip(parts, qs)]
-    qs = [q if p == t else parsed_once(t, gi, hints) for p, t, q in zip(parts, texts, qs)]     # re-parse what changed
+    texts = [p if q.entities and not PRONOUN.search(p) else _with_subject(p, subject)
+             for p, q in zip(parts, qs)]
+    # re-parse only what changed
+    qs = [q if p == t else parsed_once(t, gi, hints) for p, t, q in zip(parts, texts, qs)]
     parts = texts
     targets = [q.target for q in qs]
     kept = _kept(targets)

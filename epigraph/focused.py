@@ -8,13 +8,13 @@ import re
 import numpy as np, pandas as pd
 from .schema import CITATION
 from .graph import HELPS
-from .ages import duration_days
+from .ages import duration_days, find_age_expressions
 from .cpic_history import history_answer
 from .retrieval import GraphIndex
 from .targets import TARGETS, ONE_VALUED, fits_target, entity_types, value_verdict
 from .question import Question, parse_question, BRIDGES, BRIDGE_PREDICATES, DATED_FORMS, STALE
 from .readers import (Entity, entity_of, cites, fact_sentence, row_relation, row_population,
-                              first_day, TIER_FACTOR, unverified_rows)
+                              first_day, TIER_FACTOR, unverified_rows, onset_term_windows)
 from .treatment_sources import POPULATION_IDS, GENOTYPE_PREFIXES
 from .patient import GROUP_ENTITY
 from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits,
@@ -26,8 +26,9 @@ from .sentences import (MOST_CLAIMS, ACTED, answer_rows, ranked, only, action_se
 # %% auto #0
 __all__ = ['GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 'CAUTION_SAID', 'FIRST_LINE', 'RELATION_RANK',
            'SHARED', 'CHOICE', 'EARLIER', 'LATER', 'QUALIFIERS', 'for_population', 'treatment_groups', 'grouped_text',
-           'abstain', 'yes_no_text', 'bridge_text', 'first_line_instead', 'shared_text', 'named_choices', 'onset_order',
-           'qualified', 'grouped', 'list_text', 'dated_text', 'answer_groups', 'read_free', 'free_reader']
+           'abstain', 'onset_fits', 'yes_no_text', 'bridge_text', 'first_line_instead', 'shared_text', 'named_choices',
+           'onset_order', 'qualified', 'grouped', 'list_text', 'dated_text', 'answer_groups', 'read_free',
+           'free_reader']
 
 # %% ../nbs/12b_focused.ipynb #7e08b25f
 GROUPS = {   # relation -> how its group is introduced; the order is the order of the answer
@@ -185,7 +186,8 @@ FIRST_LINE = re.compile(r"\bfirst[- ]line\b|\bfirst[- ]choice\b|\bdrug of (?:fir
 
 def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
     "Yes or No for rows that join the question's entities: a caution answers a question about safety with No."
-    caution = rows.predicate.isin(CAUTION_SAID).all()      # whatever noun it asks with ("…with a POLG mutation?")
+    # a caution whatever noun it asks with ("…with a POLG mutation?")
+    caution = rows.predicate.isin(CAUTION_SAID).all()
     yes = not caution if q.polarity == "benefit" else True
     said = {row_relation(manifest.iloc[j]) for j in rows.row} if manifest is not None else set()
     first = rows.predicate.eq("first_line_for").any() or "first_line" in said     # a guideline's, for its population
@@ -197,22 +199,44 @@ def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
     return _yes_no(yes, q.negated)
 
 def _harm_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
-    "For 'does X worsen Y?' answered only by rows giving X for Y: that no row says it; the rows follow."
+    "For 'does X worsen Y?' answered only by rows giving X for Y: that no row says it (the rows follow)."
     if q.polarity != "risk" or q.negated or not rows.predicate.isin(HELPS).all(): return None
     r = manifest.iloc[int(rows.row.iloc[0])]
-    drug, cond = (r.head_name, r.tail_name) if r.predicate == "first_line_for" else (r.tail_name, r.head_name)
-    return (f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}; it gives it "
-            "as a treatment:")
+    drug, cond = r.head_name, r.tail_name
+    if r.predicate != "first_line_for": drug, cond = cond, drug
+    return (f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}; "
+            "it gives it as a treatment:")
 
 def _dose_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
-    "For 'should G carriers get a lower dose of X?' answered by rows recording an interaction and no advice: so said."
+    ("For 'should G carriers get a lower dose of X?' answered by rows recording an interaction and no "
+     "advice: that none is given.")
     advice = {row_relation(manifest.iloc[j]) for j in rows.row} - {None}
-    if q.target != "dose" or advice or not rows.predicate.eq("gene_drug_interaction").all(): return None
+    bare = rows.predicate.eq("gene_drug_interaction").all()
+    if q.target != "dose" or advice or not bare: return None
     r = manifest.iloc[int(rows.row.iloc[0])]
-    return (f"The evidence graph holds no dose advice for {_low(str(r.tail_name))} by {r.head_name} genotype; "
+    return (f"The evidence graph holds no dose advice for {_low(str(r.tail_name))} by {r.head_name} "
+            "genotype; "
             "it records an interaction:")
 
 def _yes_no(yes: bool, negated: bool) -> str: return "Yes" if yes != negated else "No"   # "is it not X?" flips it
+
+
+# %% ../nbs/12b_focused.ipynb #a957e24d
+def onset_fits(q: Question, found: pd.DataFrame) -> bool|None:
+    ("For 'does X begin in adolescence?', 'can it start after age 5?': does an onset found overlap "
+     "the age the question names outside the names of things (not 'juvenile' in a disease's name)? "
+     "None when it names none.")
+    # an onset or phenotype named ("in adolescence": HPO Juvenile onset) is an age asked;
+    # a disease's name is not
+    text = q.searched or q.text
+    spans = [(e["start"], e["end"]) for e in q.entities if e["layer"] != "L2"]
+    asked = [a.days_from_birth() for s, e, a in find_age_expressions(text, strict=False)
+             if not any(s < b and a0 < e for a0, b in spans)]
+    asked = [(lo, np.inf if hi is None else hi) for lo, hi in asked if lo is not None]
+    windows, terms = onset_term_windows(), found.answer if "answer" in found else []
+    onsets = [windows[h][1:] for h in terms if h in windows]
+    if not asked or not onsets: return None
+    return any(start <= hi and lo <= end for lo, hi in asked for start, end in onsets)
 
 
 # %% ../nbs/12b_focused.ipynb #d0236692
@@ -230,7 +254,8 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame, aside: pd.
     line = lambda g: fact_line(manifest, gi, q, ents[int(g.subject)].name, g)    # each claim names its own subject
     if len(pairs):
         said = " ".join(line(g) for g in _strongest(manifest, ranked(pairs, q.target)).head(3).itertuples())
-        lead = _harm_unsaid(q, pairs, manifest) or _dose_unsaid(q, pairs, manifest) or _opener(q, pairs, manifest) + "."
+        lead = (_harm_unsaid(q, pairs, manifest) or _dose_unsaid(q, pairs, manifest)
+                or _opener(q, pairs, manifest) + ".")
         return f"{lead} {said}"
     if bridged := bridge_text(manifest, gi, q, ents): return bridged     # a gene and a feature, through diseases
     if FIRST_LINE.search(q.text) and (instead := first_line_instead(manifest, q, ents, found)):
@@ -240,7 +265,9 @@ def yes_no_text(manifest, gi, q: Question, ents, found: pd.DataFrame, aside: pd.
                                                                   .itertuples())
     if q.target in ONE_VALUED and len(found) and not all(fits_target(gi, q.target, e.entity_id) for e in ents):
         # nothing asked ("is it inherited?") is a yes
-        yes = value_verdict(gi, q, ents, found) is not False
+        verdict = value_verdict(gi, q, ents, found)      # an HPO onset term named: by the terms
+        if verdict is None and q.target == "onset": verdict = onset_fits(q, found)     # else an age named
+        yes = verdict is not False
         return (f"{_yes_no(yes, q.negated)}. "
                 + " ".join(line(g) for g in ranked(found, q.target).head(MOST_CLAIMS).itertuples()))
     if len(ents) == 1 and len(found):
@@ -406,6 +433,20 @@ def _dated_rows(manifest, found: pd.DataFrame) -> pd.DataFrame:
     d = d.loc[np.array([isinstance(x, str) and bool(x) for x in d.date], dtype=bool)]
     return d.assign(day=[first_day(x) for x in d.date]).sort_values(["day", "row"], kind="stable")
 
+# %% ../nbs/12b_focused.ipynb #f7645ff3
+def _current_text(manifest, q: Question, d: pd.DataFrame, old: pd.DataFrame) -> str:
+    "Is the publication named (`old`) still current: does nothing later state the same? ('out of date?' reversed)"
+    last = d[d.day > old.day.max()]
+    flip = q.negated != bool(STALE.search(q.text))   # "is it out of date?"
+    if last.empty:
+        r = manifest.iloc[int(old.row.iloc[-1])]
+        return _sentence(f"{'No' if flip else 'Yes'}. Nothing in the evidence graph dated after "
+                         f"{r.date} replaces it: {_low(fact_sentence(r))}", only(manifest, [int(old.row.iloc[-1])]))
+    r = manifest.iloc[int(last.row.iloc[0])]
+    return _sentence(f"{'Yes' if flip else 'No'}. A later record, dated {r.date}, "
+                     f"states it again: {_low(fact_sentence(r))}", only(manifest, [int(last.row.iloc[0])]))
+
+
 # %% ../nbs/12b_focused.ipynb #93f8fbfa
 def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None:
     "The dated answer, or None when the question is not dated."
@@ -427,15 +468,7 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
                          f"{later}", only(manifest, last.row))
     old = d[d.key.isin({f"PMID:{n}" for n in named})
             | d.day.str[:4].astype(int).isin({y for y in q.years} | {y + 1 for y in q.years})]
-    if q.form == "current" and len(old):     # the publication named is current when nothing later states the same
-        last, flip = d[d.day > old.day.max()], q.negated != bool(STALE.search(q.text))   # "is it out of date?"
-        if last.empty:
-            r = manifest.iloc[int(old.row.iloc[-1])]
-            return _sentence(f"{'No' if flip else 'Yes'}. Nothing in the evidence graph dated after {r.date} "
-                             f"replaces it: {_low(fact_sentence(r))}", only(manifest, [int(old.row.iloc[-1])]))
-        r = manifest.iloc[int(last.row.iloc[0])]
-        return _sentence(f"{'Yes' if flip else 'No'}. A later record, dated {r.date}, states it again: "
-                         f"{_low(fact_sentence(r))}", only(manifest, [int(last.row.iloc[0])]))
+    if q.form == "current" and len(old): return _current_text(manifest, q, d, old)
     if q.form == "replaced":
         since = old.day.min() if len(old) else d.day.iloc[0]
         nxt = d[(d.day > since) & ~d.key.isin(set(old.key))]
@@ -444,9 +477,10 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
         r = manifest.iloc[int(nxt.row.iloc[0])]
         return _sentence(f"It was followed by the record dated {r.date}, the earliest later one: "
                          f"{_low(fact_sentence(r))}", only(manifest, [int(nxt.row.iloc[0])]))
-    j = int(d.row.iloc[0 if q.form == "first" else -1])       # "when did CPIC first…?": the earliest record
-    said = f"The {'earliest' if q.form == 'first' else 'latest'} record in the evidence graph is dated"
-    return _sentence(f"{said} {manifest.date.iloc[j]}: {_low(fact_sentence(manifest.iloc[j]))}", only(manifest, [j]))
+    first = q.form == "first"      # "when did CPIC first…?": the earliest record
+    j = int(d.row.iloc[0 if first else -1])
+    said = f"The {'earliest' if first else 'latest'} record in the evidence graph is dated {manifest.date.iloc[j]}"
+    return _sentence(f"{said}: {_low(fact_sentence(manifest.iloc[j]))}", only(manifest, [j]))
 
 # %% ../nbs/12b_focused.ipynb #802a84b7
 def answer_groups(manifest, q: Question, ents, found: pd.DataFrame, text: str) -> list[dict]:

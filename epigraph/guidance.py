@@ -145,7 +145,8 @@ def load_guidance(path=None) -> pd.DataFrame:
     return df.assign(year=df.year.astype(int), pmid=pmid)
 
 # %% ../nbs/02e_guidance.ipynb #93b54234
-# parents who give the medicine, not parents in a question about heredity ("can two healthy parents have a child…?")
+# parents who give the medicine, not parents in a question about heredity
+# ("can two healthy parents have a child…?")
 GIVERS = (r"(?<!healthy )(?<!unaffected )(?<!both )\b(?:parents?|carers?|caregivers?)\b"
           r"(?! (?:\w+ ){0,2}(?:have|had|are carriers|carry|pass)\b)")
 # what was tried first and did not do enough: the row is for a later step
