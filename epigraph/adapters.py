@@ -4,11 +4,8 @@
 
 # %% ../nbs/07a_adapters.ipynb #93cb69c2
 from __future__ import annotations
-import functools, json, re
-from pathlib import Path
+import json, re
 import numpy as np, pandas as pd
-from .schema import PREDICATES
-from .config import get_settings
 from .sources import load_bc5cdr, load_pubmedqa, epilepsy_subset, Rejects
 from . import extraction, relations
 from .relations import sentence_spans

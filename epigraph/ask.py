@@ -6,7 +6,7 @@
 from __future__ import annotations
 import contextlib, copy, dataclasses, gc, hashlib, json, math, mmap, os, pickle, sys, time
 from pathlib import Path
-import numpy as np, pandas as pd
+import numpy as np
 from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
 from .config import get_settings, code_version_of, check_output, output_target, is_stream
 from .retrieval import Retriever, GraphIndex

@@ -11,7 +11,7 @@ import pandas as pd
 import jinja2, yaml
 from traitlets import default
 from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
-from .config import get_settings, get_logger
+from .config import get_settings
 from .build import build
 
 # %% auto #0

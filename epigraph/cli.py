@@ -170,8 +170,6 @@ def _cmd_remove(args):
 
 # %% ../nbs/16_cli.ipynb #811ed20e
 def _evidence_table(a, most: int = 15):
-    # pandas (about 0.3 s to import) loads only for the commands that need it
-    import pandas as pd
     m = a.manifest.copy()
     if m.empty: return m
     m["cited"] = m.key.isin(set(a.cited))

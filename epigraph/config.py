@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast, contextlib, gc, hashlib, importlib, json, logging, os, re, shutil, stat, tempfile, zipfile
 import warnings
 import importlib.util, urllib.request, urllib.error
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from importlib.util import find_spec

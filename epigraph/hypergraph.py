@@ -4,17 +4,17 @@
 
 # %% ../nbs/11b_hypergraph.ipynb #a75bf943
 from __future__ import annotations
-import hashlib, json, os, re, shutil, tempfile, time
+import hashlib, json, os, re, shutil, tempfile
 from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from fastcore.basics import patch
 from threadpoolctl import threadpool_limits
 from .config import get_settings, code_version_of
-from .schema import TIERS, CITATION
+from .schema import TIERS
 from .schema import evidence_key
-from .retrieval import (PARAMS, Retrieved, GraphIndex, Retriever, NODE_COLUMNS, table_of, edge_table,
-                                approx_tokens, link_by_names)
+from .retrieval import (PARAMS, Retrieved, GraphIndex, NODE_COLUMNS, table_of, edge_table, approx_tokens,
+                                link_by_names)
 from .pprpcst import seed_indices, personalized_pagerank
 from .guidance import qualifier_phrase, paraphrase_of, statements, and_list
 from .curated import load_cpic, cpic_raw

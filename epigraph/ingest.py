@@ -4,7 +4,7 @@
 
 # %% ../nbs/10a_ingest.ipynb #331e048b
 from __future__ import annotations
-import ctypes, itertools, json, logging, os, signal, socket, sys, time
+import ctypes, itertools, logging, os, signal, socket, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 import multiprocessing as mp
@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa, pyarrow.compute as pc
 from tqdm import tqdm   # not tqdm.auto: in a notebook it warns into the page
 from . import adapters, corpus, graph, store, cid, extraction, normalise
-from .config import get_settings, get_logger, fewer_collections
+from .config import get_settings, fewer_collections
 # INGESTED_KIND: the manifest's `kind` of a graph this module makes
 from .build import INGESTED_KIND, built_kg, graph_code_version, _build_lock
 from .lexicon import load_lexicon

@@ -4,12 +4,12 @@
 
 # %% ../nbs/04_lexicon.ipynb #8f1b2dc2
 from __future__ import annotations
-import csv, hashlib, re, unicodedata
+import hashlib, re, unicodedata
 from collections import Counter, defaultdict
 from functools import lru_cache
 from pathlib import Path
 import pandas as pd
-from .config import get_settings, get_logger, write_atomic
+from .config import get_settings, write_atomic
 from .schema import ENTITY_TYPES, is_curie
 from .sources import load_bc5cdr
 from .ontologies import load_mesh, load_hpo, load_epio, load_name_dictionary, mesh_csv

@@ -5,7 +5,6 @@
 # %% ../nbs/05_ner.ipynb #8d55959c
 from __future__ import annotations
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 import ahocorasick
 from fastcore.basics import patch

@@ -4,19 +4,19 @@
 
 # %% ../nbs/06_normalise.ipynb #d315a33a
 from __future__ import annotations
-import hashlib, importlib.util, os, pickle, re, time
+import hashlib, importlib.util, os, pickle, re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 import numpy as np
 import pandas as pd
 from rapidfuzz import fuzz, process
 from .config import get_logger, get_settings, fewer_collections
-from .schema import ENTITY_TYPES, validate_mentions
+from .schema import ENTITY_TYPES
 from .sources import load_bc5cdr
 from .lexicon import load_lexicon, lexicon_digest, normalise_key, training_mentions, mesh_qualifiers
-from .ner import Matcher, SpanSet, find_mentions, default_matcher
+from .ner import Matcher, SpanSet, find_mentions
 
 # %% auto #0
 __all__ = ['MENTION_TYPES', 'SOURCE_RANK', 'DISEASE_SUFFIX', 'DRUG_SUFFIX', 'STAGES', 'DICTIONARY_STAGES', 'FUZZY_SKIP_SOURCES',
@@ -103,7 +103,6 @@ class Normaliser:
         self.fuzzy_threshold, self.embedding_threshold = fuzzy_threshold, embedding_threshold
         self.use_suffix_candidates = use_suffix_candidates
         self.blocked = blocked or {}
-        t = self.matcher.terms
         self._rows = TermRows(self.matcher)
         self._cache: dict[str, Resolution|None] = {}
         self.xrefs = defaultdict(set)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib, json, re
 from pathlib import Path
 import pandas as pd
-from .config import SOURCES, get_settings, sha256_of, fetch, write_atomic
+from .config import SOURCES, get_settings, write_atomic
 from .sources import load_bc5cdr, load_pubmedqa, Rejects
 from .curated import load_cpic, load_epicom
 from .ontologies import read_hpo_annotations, hpo_data_dir, hpo_release, load_epio

@@ -13,9 +13,8 @@ from .patient import (patient_seeds, guidance_population, population_entities, n
 from .history import history_source, SOURCE_NAMES
 from .targets import TARGETS, hpo_branch, entity_types, fits_target, value_target
 from .subjects import choose_subjects, _candidate
-from .retrieval import (GraphIndex, link_seeds, word_key, name_keys, families, fold_accents, _name_table,
-                                link_by_names)
-from .question_words import (QUESTION_WORDS, GENERIC_NAMES, clean_question, expand_names, correct_typos,
+from .retrieval import GraphIndex, link_seeds, link_by_names
+from .question_words import (QUESTION_WORDS, clean_question, expand_names, correct_typos,
                                      prefix_entities,
                                      american_spelling, age_entities, _name_words, _is_english, HEAD_LAYER,
                                      head_word, last_clause, polarity)

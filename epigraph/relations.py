@@ -8,11 +8,9 @@ import bisect, json, re
 from collections import defaultdict
 from functools import lru_cache
 from dataclasses import dataclass
-from pathlib import Path
 import numpy as np, pandas as pd
 from .schema import PREDICATES, relation_family, layer_of
 from . import sources
-from .pubmed_xml import read_pubmed_xml
 
 # %% auto #0
 __all__ = ['TRIPLET_COLUMNS', 'RULES', 'LLM_TRIPLET_SCHEMA', 'LLM_ERROR_COLUMNS', 'gold_mentions', 'bc5cdr_split',

@@ -4,7 +4,7 @@
 
 # %% ../nbs/13a_runs.ipynb #3c58fa6d
 from __future__ import annotations
-import dataclasses, hashlib, json, math, time
+import dataclasses, hashlib, json, math
 from functools import lru_cache
 from pathlib import Path
 import numpy as np, pandas as pd

@@ -4,13 +4,11 @@
 
 # %% ../nbs/13c_tasks.ipynb #7b89d41d
 from __future__ import annotations
-import re
 from typing import Callable
 import numpy as np, pandas as pd
 from .schema import CURATED_TIERS, evidence_keys, _pmid_int
 from .sources import epilepsy_subset, epilepsy_mention_ids
 from .curated import antiseizure_pairs
-from .lexicon import CURATED_ALIASES
 from .guidance import load_guidance, qualifiers_of, qualifier_phrase, GIVE_RELATIONS, HARM_RELATIONS
 from .adapters import drug_and_condition
 from .bench import (Item, item_rng, bench_kg, loaded, triplet_keys, triplets_between, antiseizure_drugs,

@@ -5,16 +5,14 @@
 # %% ../nbs/11a_uretrieval.ipynb #f2345e84
 from __future__ import annotations
 import hashlib, json, re
-from dataclasses import dataclass
 from pathlib import Path
 import numpy as np, pandas as pd
 import scipy.sparse as sp
 from fastcore.basics import patch
 from .config import get_settings
 from .schema import evidence_keys
-from .retrieval import (PARAMS, GraphIndex, Retrieved, Retriever, retriever_names, link_seeds, format_hop,
-                                cut_to_budget, approx_tokens, SEED_COLUMNS, NODE_COLUMNS, EDGE_COLUMNS, edge_table,
-                                table_of)
+from .retrieval import (PARAMS, GraphIndex, Retrieved, Retriever, format_hop, cut_to_budget, approx_tokens,
+                                NODE_COLUMNS, edge_table)
 from .pprpcst import seed_indices
 from .baselines import node_embeddings
 from .build import built_kg
