@@ -226,9 +226,9 @@ def population_spans(text: str, tokens=HARD_QUALIFIERS) -> list[tuple[int, int]]
     "(start, end) of the phrases that say who the patient is (those of `tokens`), in text order."
     return sorted((m.start(), m.end()) for t in tokens for m in re.finditer(POPULATION_WORDS[t], text, re.I))
 
-def without_population(text: str) -> str:
+def without_population(text: str, fill: str = " ") -> str:
     "The text with the words that say who the patient is blanked (they describe the patient, not what is asked)."
-    for a, b in population_spans(text): text = text[:a] + " " * (b - a) + text[b:]
+    for a, b in population_spans(text): text = text[:a] + fill * (b - a) + text[b:]
     return text
 
 def row_fits(tokens, stated, age: int|None) -> bool:

@@ -319,12 +319,13 @@ def _unknown_words(text: str, covered: list[tuple[int, int]], name_words: set = 
 
 
 # %% ../nbs/11c_question.ipynb #9df6b775
-def _masked(text: str, ents: list[dict]) -> str:
-    "The text with the spans of named things (diseases, drugs, genes) blanked, so that 'new-onset' in a name is no cue."
+def _masked(text: str, ents: list[dict], fill: str = " ") -> str:
+    ("The text with the spans of named things (diseases, drugs, genes) blanked, so that 'new-onset' in a name is no "
+     "cue; `fill` 'x' keeps each a word ('valproate shouldn't…' still opens with its subject).")
     out = list(text)
     for e in ents:
         if e["type"] not in ("phenotype", "adverse_effect", "seizure_type") and e["start"] >= 0:
-            out[e["start"]:e["end"]] = " " * (e["end"] - e["start"])
+            out[e["start"]:e["end"]] = fill * (e["end"] - e["start"])
     return "".join(out)
 
 
@@ -439,7 +440,7 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  *(parse_as_of(fixed) if form not in DATED_FORMS else (None, None)),
                  sorted({g.group() for g in GENOTYPE.finditer(fixed)}),
                  [p for p, pat in POPULATIONS.items() if re.search(pat, fixed.lower())],
-                 negated(last_clause(masked.lower())),
+                 negated(last_clause(_masked(without_population(fixed, "x"), ents, "x").lower())),
                  _unknown_words(fixed, list(zip(seeds.start, seeds.end)), _name_words(gi)), notes, [], fixed,
                  polarity(masked) if form in ("yes_no", "current") else None,
                  sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered,
