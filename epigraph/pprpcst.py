@@ -4,7 +4,7 @@
 
 # %% ../nbs/11f_ppr_pcst.ipynb #35da22dd
 from __future__ import annotations
-import copy, heapq, re
+import copy, dataclasses, heapq, re
 from collections import deque
 from functools import lru_cache
 import numpy as np, pandas as pd
@@ -12,18 +12,17 @@ import scipy.sparse as sp
 import pcst_fast
 from .targets import TARGETS
 from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMNS, table_of,
-                                link_seeds, edge_table,
+                                RetrievalParams, link_seeds, edge_table,
                                 tree_paths, serialise_paths, cut_lines)
 from .question import question_target
 from .chains import kind_noun, read_chain, layer_steps
 from .schema import ENTITY_TYPES
 
 # %% auto #0
-__all__ = ['INTENTS', 'INTENT_BOOST', 'OFF_INTENT', 'DEGREE_NORM', 'TARGET_BOOST', 'OFF_CHAIN', 'PLAIN_WALK',
-           'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent', 'intent_boost',
-           'with_intent', 'target_types', 'chain_prizes', 'named_seeds', 'chain_path', 'hops_from', 'answer_nodes',
-           'chain_reach', 'walk_prizes', 'walk_reach', 'seed_indices', 'nodes_table', 'retrieve_ppr_pcst',
-           'ppr_pcst_method']
+__all__ = ['INTENTS', 'CHAIN_FACTORS', 'personalized_pagerank', 'pcst_solver', 'top_indices', 'pcst_tree', 'query_intent',
+           'intent_boost', 'with_intent', 'chain_factors', 'plain_walk', 'target_types', 'chain_prizes', 'named_seeds',
+           'chain_path', 'hops_from', 'answer_nodes', 'chain_reach', 'walk_prizes', 'walk_reach', 'seed_indices',
+           'nodes_table', 'retrieve_ppr_pcst', 'ppr_pcst_method']
 
 # %% ../nbs/11f_ppr_pcst.ipynb #b5053439
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
@@ -141,17 +140,17 @@ INTENTS = {   # intent -> (query words, predicates whose evidence counts more fo
     "genetics": (r"genes?|genetic\w*|variants?|mutations?|caus\w*|aetiolog\w*|etiolog\w*",
                  ("caused_by_gene", "gene_drug_interaction")),
 }
-INTENT_BOOST = 10.0
 
-def query_intent(query: str) -> dict[str, float]:
-    "The predicates the query's wording asks about, each mapped to the factor its evidence strength is multiplied by."
+def query_intent(query: str, on_intent: float = PARAMS.on_intent) -> dict[str, float]:
+    "The predicates the query's wording asks about, each mapped to `on_intent` (× their strength)."
     words = (query or "").lower()
     hit = [preds for pattern, preds in INTENTS.values() if re.search(rf"\b(?:{pattern})\b", words)]
-    return {p: INTENT_BOOST for preds in hit for p in preds}
+    return {p: on_intent for preds in hit for p in preds}
 
-def intent_boost(query: str, path=None) -> dict[str, float]:
+def intent_boost(query: str, path=None, on_intent: float = PARAMS.on_intent) -> dict[str, float]:
     "`query_intent`, and on a chain question the predicates of its relation path (`chain_path`) as well."
-    return query_intent(query) | {p: INTENT_BOOST for p in (path.predicates if path is not None else ())}
+    walked = path.predicates if path is not None else ()
+    return query_intent(query, on_intent) | dict.fromkeys(walked, on_intent)
 
 def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) -> GraphIndex:
     "A view of the index with edge strengths multiplied per predicate (`others` for the rest); built once per boost."
@@ -167,11 +166,19 @@ def with_intent(gi: GraphIndex, boost: dict[str, float], others: float = 1.0) ->
         views[key] = view
     return views[key]
 
-# %% ../nbs/11f_ppr_pcst.ipynb #32ea2e75
-OFF_INTENT, DEGREE_NORM, TARGET_BOOST, OFF_CHAIN = 0.1, 1.0, 10.0, 1e-6
-# the walk before the chain changes
-PLAIN_WALK = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0, off_chain=1.0)
+# %% ../nbs/11f_ppr_pcst.ipynb #a41c7e02
+CHAIN_FACTORS = ("off_intent", "degree_norm", "target_boost", "off_chain")   # `RetrievalParams` fields
 
+def chain_factors(params: RetrievalParams = PARAMS) -> dict[str, float]:
+    "The four chain factors of `params` by name, as `retrieve_ppr_pcst` takes them."
+    return {f: getattr(params, f) for f in CHAIN_FACTORS}
+
+def plain_walk(params: RetrievalParams = PARAMS) -> RetrievalParams:
+    "`params` with the four chain factors off: the walk before the chain changes, which other questions get."
+    off = dict(off_intent=1.0, degree_norm=0.0, target_boost=1.0, off_chain=1.0)    # 1, 0, 1, 1: each factor off
+    return dataclasses.replace(params, **off)
+
+# %% ../nbs/11f_ppr_pcst.ipynb #32ea2e75
 def target_types(query: str, seed_types=frozenset()) -> tuple[str, ...]:
     "The entity types the query asks for (`epigraph.question.question_target`); () when it asks for none."
     t = question_target(query or "", frozenset(seed_types))
@@ -189,8 +196,8 @@ def _node_column(gi: GraphIndex, column: str) -> np.ndarray:
 
 def _entity_types(gi: GraphIndex) -> np.ndarray: return _node_column(gi, "type")
 
-def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(), degree_norm: float = DEGREE_NORM,
-                 target_boost: float = TARGET_BOOST) -> np.ndarray:
+def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(),
+                 degree_norm: float = PARAMS.degree_norm, target_boost: float = PARAMS.target_boost) -> np.ndarray:
     "Prizes: PPR ÷ degree^degree_norm (seed neighbours keep their PPR share, seeds on top), × target_boost on `types`"
     s = sorted(seeds)
     if degree_norm:
@@ -268,7 +275,8 @@ def chain_reach(gi: GraphIndex, seeds, query: str, depth: int = PARAMS.depth, pa
     return on
 
 def walk_prizes(gi: GraphIndex, seeds: dict, query: str, types=(), restart: float = PARAMS.restart,
-                degree_norm: float = DEGREE_NORM, target_boost: float = TARGET_BOOST, off_chain: float = OFF_CHAIN,
+                degree_norm: float = PARAMS.degree_norm, target_boost: float = PARAMS.target_boost,
+                off_chain: float = PARAMS.off_chain,
                 depth: int = PARAMS.depth, path=None) -> np.ndarray:
     "Prizes for the tree: PPR, `chain_prizes`, then × `off_chain` off the query's chains (`walk_reach`, `chain_reach`)."
     r = chain_prizes(gi, personalized_pagerank(gi, seeds, restart=restart), seeds, types, degree_norm, target_boost)
@@ -333,18 +341,19 @@ def retrieve_ppr_pcst(gi: GraphIndex, query: str, seeds: list[str]|None = None, 
                       restart: float = PARAMS.restart, node_budget: int = PARAMS.node_budget, depth: int = PARAMS.depth,
                       neighbourhood: int = 200, token_budget: int = PARAMS.token_budget,
                       max_pmids: int = 3, max_edges_per_pair: int = 5, intent: bool = True, chain: bool|None = None,
-                      off_intent: float = OFF_INTENT, degree_norm: float = DEGREE_NORM,
-                      target_boost: float = TARGET_BOOST, off_chain: float = OFF_CHAIN) -> Retrieved:
+                      on_intent: float = PARAMS.on_intent, off_intent: float = PARAMS.off_intent,
+                      degree_norm: float = PARAMS.degree_norm, target_boost: float = PARAMS.target_boost,
+                      off_chain: float = PARAMS.off_chain) -> Retrieved:
     ("EpiGraph's retriever: seeds → Personalized PageRank → PCST on the top PPR nodes → seed-to-leaf paths in a token "
      "budget.")
     seed_df, reason = seed_indices(gi, query, seeds, how)
     path = chain_path(gi, query, seed_df) if intent and chain is not False else None   # no intent: no relation path
     if path is not None: seed_df = named_seeds(seed_df)     # on a chain, a kind of thing is a step, not a start
     if not (path is not None if chain is None else chain):
-        off_intent, degree_norm, target_boost, off_chain = PLAIN_WALK.values()
-    boost = intent_boost(query, path) if intent else {}
+        off_intent, degree_norm, target_boost, off_chain = chain_factors(plain_walk()).values()
+    boost = intent_boost(query, path, on_intent) if intent else {}
     params = dict(restart=restart, node_budget=node_budget, depth=depth, neighbourhood=neighbourhood,
-                  token_budget=token_budget,
+                  token_budget=token_budget, on_intent=on_intent,
                   intent=sorted(boost), off_intent=off_intent, degree_norm=degree_norm, target_boost=target_boost,
                   off_chain=off_chain, relation_path=[list(w) for w in path.walks] if path else [])
     gi = with_intent(gi, boost, off_intent)

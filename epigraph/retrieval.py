@@ -32,14 +32,26 @@ class RetrievalParams:
     token_budget: int = 1500    # evidence text is cut to this many tokens
     k: int = 10                 # top nodes (semantic, hybrid, hypergraph)
     passages: int = 5           # BM25 abstracts
+    on_intent: float = 10.0     # PPR-PCST: evidence strength × this on relations the question names
+    # PPR-PCST on chain questions only (`pprpcst.plain_walk` turns the four off on other questions)
+    off_intent: float = 0.1     # strength × this on the other relations, if the question names any
+    degree_norm: float = 1.0    # tree prizes ÷ weighted degree to this power (0: plain PPR scores)
+    target_boost: float = 10.0  # prize × this on nodes of the type the question asks for
+    off_chain: float = 1e-6     # prize × this on nodes no chain of the question's relations passes
 
     def __post_init__(self):
         for f in ("node_budget", "depth", "token_budget", "k", "passages"):
             if not isinstance(getattr(self, f), int) or getattr(self, f) < 1:
                 raise ValueError(f"RetrievalParams: {f} must be a whole number of at least 1, got {getattr(self, f)!r}")
-        if not 0 < self.restart < 1:
-            raise ValueError(f"RetrievalParams: restart must be between 0 and 1, got {self.restart!r}")
+        for f, (ok, bounds) in _RANGES.items():
+            if not (isinstance(getattr(self, f), (int, float)) and ok(getattr(self, f))):
+                raise ValueError(f"RetrievalParams: {f} must be {bounds}, got {getattr(self, f)!r}")
 
+_BOOST = (lambda v: v >= 1, "at least 1 (1: no boost)")       # below 1 a boost would damp
+_DAMPING = (lambda v: 0 < v <= 1, "above 0 and at most 1 (1: no damping)")   # 0 would wipe out
+_RANGES = dict(restart=(lambda v: 0 < v < 1, "between 0 and 1"), on_intent=_BOOST,
+               off_intent=_DAMPING, degree_norm=(lambda v: v >= 0, "0 or more (0: none)"),
+               target_boost=_BOOST, off_chain=_DAMPING)
 PARAMS = RetrievalParams()
 
 # %% ../nbs/11_retrieval.ipynb #d2a56022
