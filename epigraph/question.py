@@ -63,6 +63,7 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
               r"\bfirst (?:appear|show|present)\w*|\bpresents? (?:in|at|during)\b|\bnormally present\b|" + AGE_WORDS),
     ("inheritance", r"\binherit\w*|\bheredit\w*|\btransmi\w*|\bpass(?:es|ed|ing)?\s+(?:it\s+)?(?:on|down|from|to)\b|"
                     r"\bruns? in (?:the )?famil\w*|\bautosomal\b|\bx[- ]?linked\b|\b(?:dominant|recessive)(?:ly)?\b|"
+                    r"\bde novo\b|\bsporadic\w*|\bfamilial\b|\bgerm-?line\b|"
                     + FAMILY_WORDS),
     ("seizure_type", r"\bseizure types?\b|\bkinds? of seizures?\b|\btypes? of seizures?\b|\bwhat seizures\b"),
     ("adverse_event",

@@ -17,8 +17,8 @@ from .guidance import paraphrase_of, statement_rows
 
 
 # %% auto #0
-__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'ACTED', 'answer_rows', 'ranked', 'onset_sentence', 'only', 'action_sentences',
-           'fact_line']
+__all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'ACTED', 'MODE_SAID', 'answer_rows', 'ranked', 'onset_sentence', 'only',
+           'action_sentences', 'fact_line']
 
 # %% ../nbs/12e_sentences.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -137,6 +137,10 @@ def action_sentences(manifest, rows) -> list[str]:
     return [_sentence(text, only(manifest, [acted[k][0] for k in at])) for text, at in said]
 
 # %% ../nbs/12e_sentences.ipynb #66bfbd80
+# modes of inheritance that are no inheritance, said in their own words
+MODE_SAID = {"sporadic": "occurs sporadically", "typified by somatic mosaicism": "is typified by somatic mosaicism",
+             "genetic anticipation": "shows genetic anticipation"}
+
 def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
     ("One cited sentence for an answer entity, in the words of the target, citing the rows that state its first "
      "row's fact.")
@@ -145,7 +149,8 @@ def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
     if acts := action_sentences(manifest, grp.rows[:1]): return acts[0]      # a dose or test row: what to do
     if q.target == "inheritance" and (own := _value_ends(gi, q.target, r)):
         who, term = own[0], re.sub(r"\s+inheritance$", "", own[1])
-        return _sentence(f"{_cap(who)} is inherited as {_low(term)} (HPO mode of inheritance)",
+        said = MODE_SAID.get(term.lower(), f"is inherited as {_low(term)}")     # "occurs sporadically"
+        return _sentence(f"{_cap(who)} {said} (HPO mode of inheritance)",
                          cites(manifest, grp.rows[:1]))
     ends = {r["head"]: r.head_name, r["tail"]: r.tail_name}
     people = [e for e in ends if e in POPULATION_IDS or str(e).startswith(GENOTYPE_PREFIXES)]

@@ -11,8 +11,8 @@ from .retrieval import GraphIndex
 
 
 # %% auto #0
-__all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'FEATURE_BRANCH', 'ONE_VALUED', 'VALUE_WORDS', 'Target', 'hpo_branch',
-           'entity_types', 'fits_target', 'value_target', 'value_verdict']
+__all__ = ['TREATMENT', 'CAUTION_PREDICATES', 'TARGETS', 'FEATURE_BRANCH', 'ONE_VALUED', 'VALUE_WORDS', 'NOT_INHERITED', 'Target',
+           'hpo_branch', 'entity_types', 'fits_target', 'value_target', 'value_verdict']
 
 # %% ../nbs/11l_targets.ipynb #6c17c62c
 TREATMENT = ("first_line_for", "treated_with", "contraindicated_with", "aggravates", "gene_drug_interaction")
@@ -92,6 +92,7 @@ def value_target(gi: GraphIndex, ents: list[dict]) -> str|None:
 VALUE_WORDS = {
     "inheritance": ("dominant", "recessive", "x-linked", "y-linked", "mitochondrial", "autosomal", "sporadic",
                     "digenic", "polygenic", "multifactorial")}
+NOT_INHERITED = ("HP:0003745", "HP:0001442")     # HPO modes that say a case is not passed on: sporadic, somatic mosaic
 
 def value_verdict(gi: GraphIndex, q, ents: list, found: pd.DataFrame) -> bool|None:
     ("Whether the values found for a one-valued target (onset, inheritance) are the one the question names: an HPO "
@@ -100,7 +101,9 @@ def value_verdict(gi: GraphIndex, q, ents: list, found: pd.DataFrame) -> bool|No
     asked = [e.entity_id for e in ents if fits_target(gi, q.target, e.entity_id)]
     if asked: return any(v in hpo_branch(gi, a) for a in asked for v in values)
     said = {re.sub(r"ly$", "", w) for w in re.findall(r"[a-z][a-z-]+", q.text.lower())}
+    if re.search(r"\bde novo\b", q.text, re.I): said.add("sporadic")    # a new variant, in no parent: HPO's Sporadic
     words = [w for w in VALUE_WORDS.get(q.target, ()) if w in said]
-    if not words: return None
+    if not words:     # "is it inherited?" of a condition given only as sporadic or somatic mosaic: no
+        return False if q.target == "inheritance" and values and values <= set(NOT_INHERITED) else None
     return any(all(w in gi.names[gi.index[v]].lower() for w in words) for v in values if v in gi.index)
 
