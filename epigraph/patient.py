@@ -4,12 +4,13 @@
 
 # %% ../nbs/11i_patient.ipynb #7bfbc81d
 from __future__ import annotations
+import re
 import numpy as np, pandas as pd
-from .retrieval import GraphIndex
+from .retrieval import GraphIndex, _name_table, name_keys
 from .guidance import POPULATION_WORDS, population_spans, stated_population
 
 # %% auto #0
-__all__ = ['SEIZURE', 'GROUP_ENTITY', 'MOST_NARROWER', 'MOST_BROADER', 'MOST_SEIZURE_TYPES', 'patient_seeds',
+__all__ = ['SEIZURE', 'GROUP_ENTITY', 'MOST_NARROWER', 'MOST_BROADER', 'MOST_SEIZURE_TYPES', 'EPILEPSY_WORD', 'patient_seeds',
            'guidance_population', 'population_entities', 'guided', 'guidance_triplets', 'narrower_entities',
            'nearest_broader', 'broader_entities', 'given', 'seizure_type_entities']
 
@@ -95,6 +96,7 @@ def broader_entities(gi: GraphIndex, target: str|None, ents: list[dict]) -> list
 
 # %% ../nbs/11i_patient.ipynb #d7f01600
 MOST_SEIZURE_TYPES = 4     # seizure types a syndrome is read through, at most
+EPILEPSY_WORD = re.compile(r"\bepilep(?:sy|sies)$")
 
 def given(gi: GraphIndex) -> tuple[frozenset, frozenset, frozenset]:
     ("(conditions a guideline row names a first-line drug for, conditions a row names any drug to give for, "
@@ -113,11 +115,17 @@ def _given_for(gi: GraphIndex, drugs: set) -> set:
     return (set(t["tail"][(t.predicate == "first_line_for") & t["head"].isin(drugs)])
             | set(t["head"][(t.predicate == "treated_with") & t["tail"].isin(drugs)]))
 
+def _named_for(gi: GraphIndex, syndrome: str) -> set:
+    "The seizure type an epilepsy's name says: 'focal epilepsy' is named for focal seizures ('epilepsy' alone: none)."
+    keys = {EPILEPSY_WORD.sub("seizures", k) for k in name_keys(gi.names[gi.index[syndrome]])}
+    table = _name_table(gi)
+    return {gi.ids[v] for k in keys - {"seizures"} if k.endswith("seizures") for v in table.get(k, {})}
+
 def _seizure_types_of(gi: GraphIndex, syndrome: str, seizure_types, rows, parents) -> set:
-    "A syndrome's seizure types (HPO `characterized_by`) in `rows`, one without rows read as its nearest broader."
+    "A syndrome's seizure types (HPO `characterized_by`, or its name's) in `rows`; one without, its nearest broader."
     u = gi.index[syndrome]
     ends = {gi.ids[gi.tail[x] if gi.head[x] == u else gi.head[x]] for x in gi.incident(u)
-            if gi.predicate[x] == "characterized_by"}
+            if gi.predicate[x] == "characterized_by"} | _named_for(gi, syndrome)
     return {p for k in ends.intersection(seizure_types)
             for p in ([k] if k in rows else nearest_broader(parents, k, rows))}
 
