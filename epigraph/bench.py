@@ -15,7 +15,7 @@ from .schema import evidence_key
 from .sources import load_pubmedqa, load_bc5cdr
 from .curated import load_cpic, load_genes4epilepsy, load_epigraph_peer, ANTISEIZURE_WITHOUT_N03
 from .ontologies import load_hpo, load_mesh, hpo_data_dir
-from .lexicon import CURATED_ALIASES
+from .vocabulary import lexicon_aliases
 from .guidance import load_guidance, GIVE_RELATIONS
 from .adapters import name_index, drug_and_condition
 from .build import built_kg
@@ -182,7 +182,7 @@ def asm_name_basis(kg=None) -> dict[str, str]:
         if n03: out[name.lower()] = f"CPIC drug table ATC {','.join(n03)}"
     for name, why in ANTISEIZURE_WITHOUT_N03.items(): out.setdefault(name.lower(), f"CPIC antiseizure list: {why}")
     for name, rec in sorted(guidance_named_drugs(kg).items()): out.setdefault(name, f"guidance row {rec}")
-    for alias, target, _, _, why in CURATED_ALIASES:
+    for alias, target, _, _, why in lexicon_aliases():
         if "antiseizure-drug" in why: out.setdefault(target.lower(), f"lexicon: {alias} ({why})")
     return out
 

@@ -25,7 +25,7 @@ def _stage(stages: dict, bar, name: str, f, *a, **k):
 
 # %% ../nbs/09b_build.ipynb #b7c1e0a1
 # the curated files in the checkout that the graph is assembled from: editing one makes the saved graph stale
-CURATED_FILES = ("data/guidance/recommendations.csv",)
+CURATED_FILES = ("data/guidance/recommendations.csv", "data/vocabulary/names.csv")
 
 def graph_code_version(root: Path|None = None) -> str:
     ("A hash of the source of every module this one imports, transitively (`code_version_of`), and of the "

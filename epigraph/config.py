@@ -263,7 +263,7 @@ def code_version_of(*entries: str, package_dir: Path|str|None = None, n: int = 1
 # the pipeline's stages in order, each with its modules: a module imports from its own stage and earlier ones only
 STAGES = {
     "data": ("config", "schema", "pgdump", "sources", "curated", "ontologies", "pubmed", "pmids", "pubmed_xml",
-             "mondo", "guidance", "llm"),
+             "mondo", "guidance", "llm", "vocabulary"),
     "extract": ("lexicon", "ner", "normalise", "relations", "cid", "extraction", "adapters", "treatment_sources"),
     "graph": ("graph", "store", "graph_checks", "temporal", "ages", "build", "corpus", "ingest"),
     "retrieve": ("retrieval", "question_words", "targets", "subjects", "patient", "manifest", "history", "question",

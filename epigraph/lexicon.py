@@ -14,14 +14,15 @@ from .schema import ENTITY_TYPES, is_curie
 from .sources import load_bc5cdr
 from .ontologies import load_mesh, load_hpo, load_epio, load_name_dictionary, mesh_csv
 from .curated import load_cpic, load_genes4epilepsy
+from .vocabulary import lexicon_aliases
 
 # %% auto #0
 __all__ = ['LEXICON_COLUMNS', 'HOW', 'CHEMICAL_QUALIFIERS', 'DISEASE_QUALIFIERS', 'GENE_PRODUCT_QUALIFIER',
-           'STRUCTURE_QUALIFIERS', 'MACROMOLECULE', 'EPIO_PATTERN', 'GENERIC_INJURY', 'CURATED_ALIASES',
-           'SMALL_MOLECULE_TREES', 'DISEASE_NAME_SKIP_TREES', 'NAME_MIN_CHARS', 'DISEASE_WORD_MIN_CHARS',
-           'LEXICON_VERSION', 'normalise_key', 'lexicon_rows', 'mesh_qualifiers', 'mesh_descriptor_types', 'uninverted',
-           'mesh_terms', 'hpo_terms', 'epio_terms', 'epio_xrefs', 'cpic_terms', 'gene_terms', 'training_mentions',
-           'learned_terms', 'pattern_terms', 'curated_terms', 'bridge_terms', 'canonical_mesh_ids', 'drug_name_terms',
+           'STRUCTURE_QUALIFIERS', 'MACROMOLECULE', 'EPIO_PATTERN', 'GENERIC_INJURY', 'SMALL_MOLECULE_TREES',
+           'DISEASE_NAME_SKIP_TREES', 'NAME_MIN_CHARS', 'DISEASE_WORD_MIN_CHARS', 'LEXICON_VERSION', 'normalise_key',
+           'lexicon_rows', 'mesh_qualifiers', 'mesh_descriptor_types', 'uninverted', 'mesh_terms', 'hpo_terms',
+           'epio_terms', 'epio_xrefs', 'cpic_terms', 'gene_terms', 'training_mentions', 'learned_terms',
+           'pattern_terms', 'curated_terms', 'bridge_terms', 'canonical_mesh_ids', 'drug_name_terms',
            'disease_name_terms', 'build_lexicon', 'lexicon_folder', 'load_lexicon', 'lexicon_digest']
 
 # %% ../nbs/04_lexicon.ipynb #5c43a8e6
@@ -198,42 +199,20 @@ def pattern_terms(mentions: pd.DataFrame, min_count: int = 2, min_share: float =
     return lexicon_rows(d.term, d.entity_id, "disease", "bc5cdr-pattern", "learned", d["count"].values)
 
 # %% ../nbs/04_lexicon.ipynb #e59161b4
-CURATED_ALIASES = [  # (alias, target label, target source, entity type, why)
-    ("VPA", "Valproic Acid", "mesh", "drug", "standard abbreviation of valproate (EpiGraph §2.4 example)"),
-    ("valproate", "Valproic Acid", "mesh", "drug", "the salt name used clinically; MeSH lists the acid"),
-    ("sodium valproate", "Valproic Acid", "mesh", "drug", "the salt name used clinically"),
-    ("LEV", "Levetiracetam", "mesh", "drug", "standard antiseizure-drug abbreviation (issue 3 example)"),
-    ("LTG", "Lamotrigine", "mesh", "drug", "standard antiseizure-drug abbreviation"),
-    ("CBZ", "Carbamazepine", "mesh", "drug", "standard antiseizure-drug abbreviation"),
-    ("OXC", "Oxcarbazepine", "mesh", "drug", "standard antiseizure-drug abbreviation"),
-    ("PHT", "Phenytoin", "mesh", "drug", "standard antiseizure-drug abbreviation"),
-    ("TPM", "Topiramate", "mesh", "drug", "standard antiseizure-drug abbreviation"),
-    ("ESM", "Ethosuximide", "mesh", "drug", "standard antiseizure-drug abbreviation"),
-    ("CLB", "Clobazam", "mesh", "drug", "standard antiseizure-drug abbreviation"),
-    ("Nav1.1", "SCN1A", "gene", "gene",
-     "SCN1A encodes the sodium channel alpha subunit Nav1.1 (EpiGraph §2.4 example)"),
-    ("Nav1.2", "SCN2A", "gene", "gene", "SCN2A encodes Nav1.2"),
-    ("Nav1.6", "SCN8A", "gene", "gene", "SCN8A encodes Nav1.6"),
-    ("Kv7.2", "KCNQ2", "gene", "gene", "KCNQ2 encodes the potassium channel Kv7.2"),
-    ("SUDEP", "Sudden Unexpected Death in Epilepsy", "mesh", "outcome", "standard abbreviation (ILAE usage)"),
-    ("TLE", "Epilepsy, Temporal Lobe", "mesh", "syndrome", "standard abbreviation of temporal lobe epilepsy"),
-    ("ASM", "Anticonvulsants", "mesh", "drug", "antiseizure medication, the ILAE's current term for anticonvulsants"),
-    ("antiseizure medication", "Anticonvulsants", "mesh", "drug", "ILAE's current term for anticonvulsants"),
-]
-
 def curated_terms(mesh: pd.DataFrame, genes: pd.DataFrame) -> pd.DataFrame:
     "Resolve each curated alias to the id of its target label (MeSH descriptor or gene symbol); unknown ones fail."
     by_label = dict(zip(mesh.label, mesh.id)); by_symbol = dict(zip(genes.term, genes.entity_id))
     rows = []
-    for alias, target, src, etype, why in CURATED_ALIASES:
+    for alias, target, src, etype, why in lexicon_aliases():
         eid = (by_label if src == "mesh" else by_symbol).get(target)
         if eid is None: raise ValueError(f"curated alias {alias!r}: target {target!r} is not a {src} label — fix "
-                                         "CURATED_ALIASES")
+                                         "its row in data/vocabulary/names.csv")
         rows.append(dict(term=alias, entity_id=eid, entity_type=etype,
                          how="abbreviation" if len(alias) <= 6 and any(c.isupper() for c in alias) else "curated"))
     r = pd.DataFrame(rows)
     return pd.concat([lexicon_rows(g.term, g.entity_id, g.entity_type, "curated", h) for h, g in r.groupby("how")],
                      ignore_index=True)
+
 
 # %% ../nbs/04_lexicon.ipynb #2ab7e9e4
 def bridge_terms(lex: pd.DataFrame, xrefs: pd.DataFrame) -> pd.DataFrame:

@@ -22,7 +22,7 @@ from .question_words import (QUESTION_WORDS, clean_question, expand_names, corre
 # %% auto #0
 __all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS', 'YES_NO',
            'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'STALE', 'FIRST_ISSUED', 'ISSUED', 'DATED_FORMS', 'WH_WORDS',
-           'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'TIER_WORDS', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS',
+           'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'HEADED', 'TIER_WORDS', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS',
            'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun', 'question_target', 'coordinated_targets', 'parse_as_of',
            'negated', 'Question', 'masked_text', 'link_question', 'about_patient', 'parse_question', 'bridge_rows',
            'focus_rows']
@@ -78,7 +78,7 @@ CUES = [   # (target, pattern) in order of precedence; a question takes the firs
     ("drug", r"\bstart\w* (?:with|on|first)\b|\bshould be (?:given|used|prescribed|offered|started|tried)\b|"
              r"\bwhat (?:to|can i|can we|do i|do we) (?:give|use|prescribe|try|start)\b|\brecommend\w*|"
              r"\bwhat should (?:i|we) "
-             r"(?:start|give|use|prescribe|try)\b|\bchoice\b|\btreat\w*|\btherap\w*|\bfirst[- "
+             r"(?:start|give|use|prescribe|try)\b|\bwhat first\b|\bchoice\b|\btreat\w*|\btherap\w*|\bfirst[- "
              r"]line\b|\bdrugs?\b|\bmedications?\b|\bmedicines?\b|\bprescri\w*|"
              r"\bmanag\w*|\badd-?on\b|\badjunct\w*|\bantiseizure\b|\banti-?epileptic\w*"),
 ]
@@ -90,7 +90,7 @@ WH_NOUNS = [   # (target, nouns) for the noun a which/what question asks for
              r"\w+|options?|add-?ons?|alternatives?|adjuncts?"),
     ("feature", r"features?|symptoms?|signs?|findings?|phenotypes?|manifestations?|abnormalit(?:y|ies)"),
     ("seizure_type", r"seizure types?|types? of seizures?|kinds? of seizures?"),
-    ("adverse_event", r"adverse (?:effects?|events?|reactions?|outcomes?)|side[- "
+    ("adverse_event", r"adverse (?:drug )?(?:effects?|events?|reactions?|outcomes?)|side[- "
                       r"]?effects?|reactions?|complications?|toxicit(?:y|ies)|harms|unwanted effects?"),
     ("disease", r"diseases?|syndromes?|conditions?|disorders?|epilepsies|epilepsy"),
     ("onset", r"age|ages"),
@@ -270,7 +270,13 @@ EXISTENTIAL = re.compile(r"^\W*(?:are|is) there\b", re.I)    # "are there drugsâ
 ALTERNATIVE = re.compile(r"\bor\b(?!\s+not\b)", re.I)
 # "LGS: initial drug of choice?" names what it asks for; one that also names a drug asks about that drug (yes or no)
 NAMED_TARGET = r"\b(?:%s)\b" % "|".join(p for _, p in WH_NOUNS)
+# "Side effects of levetiracetam?", "Known genes for Dravet syndrome?": no verb, headed by the noun it asks for
+HEADED = re.compile(r"^\s*(?:(?:the|any|all|known|common|usual|typical|main|reported|possible|serious|other|"
+                    r"recommended|first-line|first line)\s+)*(?:%s)\s+(?:of|for|in|with|to|from|after|on)\b"
+                    % "|".join(p for _, p in WH_NOUNS), re.I)
 
+
+# %% ../nbs/11c_question.ipynb #2de2642f
 def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> str:
     "The form of answer asked; `named`: how many entities the question names (two: is *this* linked to *that*?)."
     low = text.lower()
@@ -293,6 +299,7 @@ def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> st
                                     and (re.search(NAMED_TARGET, last, re.I) or target == "drug") and not drug):
         # "GTC seizures in a man: first-line?" names no drug: it asks for the drugs
         return "list"
+    if not yes_no and HEADED.search(text): return "list"
     if yes_no or (last.endswith("?") and not WH_WORDS.search(last)): return "yes_no"
     if re.search(r"^\s*(?:at what age|when|how old|since when|what age)\b", low): return "when"
     if re.search(r"\b(?:which|what|name|list|give me|tell me)\b", low): return "list"
@@ -406,6 +413,20 @@ def _treatment_reading(text: str, target: str|None, ents: list[dict]) -> tuple[s
     drug = any(e["type"] in ("drug", "chemical") for e in ents)
     return target or ("drug" if stated or age is not None and drug else None), drug and "after-first-line" not in stated
 
+def _asks_for(text: str, target: str|None = None) -> bool:
+    "Is a linked mention only a noun for the kind of thing asked for (any kind but diseases, if no `target`)?"
+    kinds = [n for t, n in WH_NOUNS if t != "disease" and (target is None or t == target)]
+    return any(re.fullmatch(rf"(?:{n})", text.strip(), re.I) for n in kinds)
+
+def _asked_kind(seeds: pd.DataFrame, target: str|None) -> tuple[pd.DataFrame, list]:
+    ("The seeds without those that only name the kind of thing asked for ('adverse drug reactions of carbamazepine?' "
+     "links a MeSH heading), unless nothing else is named; and those set aside, as candidates.")
+    kind = seeds.text.map(lambda t: _asks_for(str(t), target)).to_numpy(bool)
+    if not kind.any() or kind.all(): return seeds, []
+    return seeds.loc[~kind], [_candidate(r, False, "names the kind of thing asked for")
+                              for r in seeds.loc[kind].to_dict("records")]
+
+
 # %% ../nbs/11c_question.ipynb #92d5efdd
 def _apply_hints(q: Question, hints: dict|None):
     for k, v in (hints or {}).items():
@@ -421,17 +442,19 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     "Parse a question against a graph index; `hints` (target, form, as_of) override what the text gives."
     text = clean_question(question)
     fixed, seeds, notes = link_question(gi, text)
-    ents = _entity_rows(gi, seeds)
-    masked = _masked(without_population(fixed), ents)     # who the patient is says nothing of what is asked
+    # who the patient is says nothing of what is asked; a noun for a kind of thing is a cue, not a name
+    ents = _entity_rows(gi, seeds[[not _asks_for(str(t)) for t in seeds.text]])
+    masked = _masked(without_population(fixed), ents)
     # a target given as a hint chooses the subjects too (the disease with a mode of inheritance, for an inheritance)
     target = (hints or {}).get("target") or question_target(fixed, {e["type"] for e in ents}, masked)
+    seeds, kinds = _asked_kind(seeds, target)
     inside = patient_seeds(fixed, seeds.start, seeds.end)       # 'due to TSC': who the patient is, not the subject
     about = [_candidate(r, False, "says who the patient is") for r in seeds.loc[inside].to_dict("records")]
     chosen = choose_subjects(gi, fixed, seeds.loc[~inside], target)
     # "seizures in TSC", "how is TSC inherited?": the patient's condition is what is asked about
     if inside.any() and _only_general(chosen[0]):
         chosen, about = choose_subjects(gi, fixed, seeds.loc[inside], target), []
-    seeds, considered, chosen_notes = chosen[0], chosen[1] + about, chosen[2]
+    seeds, considered, chosen_notes = chosen[0], chosen[1] + about + kinds, chosen[2]
     ents, notes = _entity_rows(gi, seeds), notes + chosen_notes
     target = target or value_target(gi, ents)             # "present from birth?" names an onset: asks for the onset
     target, drug = _treatment_reading(fixed, target, ents)

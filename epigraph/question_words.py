@@ -11,6 +11,7 @@ import pandas as pd
 from rapidfuzz import process, fuzz
 from english_words import get_english_words_set
 from .retrieval import GraphIndex, word_key, _name_table, table_of, SEED_COLUMNS
+from .vocabulary import question_names
 
 # %% auto #0
 __all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'OLD_ALLELE', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES',
@@ -36,37 +37,19 @@ def clean_question(text) -> str:
     return text
 
 # %% ../nbs/11h_question_words.ipynb #2871cefa
-ABBREVIATIONS = {
-    "CBZ": "carbamazepine", "OXC": "oxcarbazepine", "ESL": "eslicarbazepine", "VPA": "valproic acid",
-    "LEV": "levetiracetam", "BRV": "brivaracetam", "PHT": "phenytoin", "LTG": "lamotrigine", "TPM": "topiramate",
-    "ZNS": "zonisamide", "ESM": "ethosuximide", "PB": "phenobarbital", "CLB": "clobazam", "CZP": "clonazepam",
-    "LCM": "lacosamide", "PER": "perampanel", "GBP": "gabapentin", "PGB": "pregabalin", "VGB": "vigabatrin",
-    "RUF": "rufinamide", "STP": "stiripentol", "FFA": "fenfluramine", "CBD": "cannabidiol", "FBM": "felbamate",
-    "ASM": "antiseizure medication", "ASMs": "antiseizure medications", "AED": "antiepileptic drug",
-    "AEDs": "antiepileptic drugs", "GTCS": "generalised tonic-clonic seizures", "GTC": "generalised tonic-clonic",
-    "GTCs": "generalised tonic-clonic seizures",
-    "IGE": "idiopathic generalised epilepsy", "JME": "juvenile myoclonic epilepsy", "JAE": "juvenile absence epilepsy",
-    "CAE": "childhood absence epilepsy", "LGS": "Lennox-Gastaut syndrome", "TSC": "tuberous sclerosis complex",
-    "SeLECTS": "self-limited epilepsy with centrotemporal spikes",
-    "BECTS": "benign epilepsy with centrotemporal spikes", "CSE": "convulsive status epilepticus",
-    "EMAtS": "epilepsy with myoclonic-atonic seizures", "IESS": "infantile epileptic spasms syndrome",
-    "DEE": "developmental and epileptic encephalopathy",
-    "PRM": "primidone", "SUL": "sulthiame", "ACTH": "corticotropin"}
-BRANDS = {
-    "tegretol": "carbamazepine", "trileptal": "oxcarbazepine", "depakote": "valproic acid", "depakine": "valproic acid",
-    "epilim": "valproic acid", "dilantin": "phenytoin", "epanutin": "phenytoin", "keppra": "levetiracetam",
-    "briviact": "brivaracetam", "lamictal": "lamotrigine", "topamax": "topiramate", "zonegran": "zonisamide",
-    "zarontin": "ethosuximide", "sabril": "vigabatrin", "diacomit": "stiripentol", "epidiolex": "cannabidiol",
-    "epidyolex": "cannabidiol", "fintepla": "fenfluramine", "vimpat": "lacosamide", "fycompa": "perampanel",
-    "onfi": "clobazam", "frisium": "clobazam", "banzel": "rufinamide", "inovelon": "rufinamide",
-    "neurontin": "gabapentin", "lyrica": "pregabalin", "klonopin": "clonazepam", "rivotril": "clonazepam",
-    "wellbutrin": "bupropion", "zyban": "bupropion", "mysoline": "primidone", "felbatol": "felbamate"}
+# the names a question may use for a drug or a syndrome, written out before it is read (notebook `03a_vocabulary`)
+ABBREVIATIONS = question_names("exact")    # matched as written: "PER" is perampanel, "per" a word
+BRANDS = question_names("any")             # matched in any case, lower-cased here
 
 
 # %% ../nbs/11h_question_words.ipynb #b17940a1
 OLD_ALLELE = r"\b(HLA-[A-Z0-9]{1,4})\*(\d{2})(\d{2})\b"   # HLA-B*1502: the pre-2010 name of HLA-B*15:02
 PLAIN_WORDS = {"absences": "absence seizures", "fits": "seizures",   # a seizure type in everyday words
                "spasms": "epileptic spasms"}      # in an epilepsy question; "infantile spasms" is left as it is
+
+def _alternatives(names) -> str:
+    "A regular expression alternation of `names`, longest first, each taken literally."
+    return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
 
 def expand_names(text: str) -> tuple[str, list[str]]:
     "The text with abbreviations and brand names replaced by the generic name, and a note of each replacement."
@@ -75,8 +58,8 @@ def expand_names(text: str) -> tuple[str, list[str]]:
         notes.append(f"{m.group()} = {ABBREVIATIONS[m.group()]}"); return ABBREVIATIONS[m.group()]
     def brand(m):
         notes.append(f"{m.group()} = {BRANDS[m.group().lower()]}"); return BRANDS[m.group().lower()]
-    text = re.sub(r"\b(?:%s)\b" % "|".join(ABBREVIATIONS), abbr, text)
-    text = re.sub(r"\b(?:%s)\b" % "|".join(BRANDS), brand, text, flags=re.I)
+    text = re.sub(rf"\b(?:{_alternatives(ABBREVIATIONS)})\b", abbr, text)
+    text = re.sub(rf"\b(?:{_alternatives(BRANDS)})\b", brand, text, flags=re.I)
     text = re.sub(r"(?<!infantile )(?<!epileptic )\b(?:%s)\b" % "|".join(PLAIN_WORDS),
                   lambda m: PLAIN_WORDS[m.group().lower()], text, flags=re.I)
     return re.sub(OLD_ALLELE, r"\1*\2:\3", text), notes
