@@ -14,7 +14,7 @@ from .retrieval import GraphIndex, word_key, _name_table, table_of, SEED_COLUMNS
 from .vocabulary import question_names
 
 # %% auto #0
-__all__ = ['MAX_QUESTION_CHARS', 'ABBREVIATIONS', 'BRANDS', 'OLD_ALLELE', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES',
+__all__ = ['MAX_QUESTION_CHARS', 'EXACT_NAMES', 'ANY_CASE_NAMES', 'OLD_ALLELE', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES',
            'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'RISK', 'BENEFIT', 'WH_OPEN', 'AUX',
            'AUX_OPEN', 'ASK_OPEN', 'ASK_SPLIT', 'IS_ASK', 'HEAD_LAYER', 'clean_question', 'expand_names',
            'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities', 'english_words', 'last_clause',
@@ -38,8 +38,8 @@ def clean_question(text) -> str:
 
 # %% ../nbs/11h_question_words.ipynb #2871cefa
 # the names a question may use for a drug or a syndrome, written out before it is read (notebook `03a_vocabulary`)
-ABBREVIATIONS = question_names("exact")    # matched as written: "PER" is perampanel, "per" a word
-BRANDS = question_names("any")             # matched in any case, lower-cased here
+EXACT_NAMES = question_names("exact")      # abbreviations, matched as written: "PER" is perampanel, "per" a word
+ANY_CASE_NAMES = question_names("any")     # brand names and everyday terms, matched in any case (lower-cased)
 
 
 # %% ../nbs/11h_question_words.ipynb #b17940a1
@@ -51,18 +51,23 @@ def _alternatives(names) -> str:
     "A regular expression alternation of `names`, longest first, each taken literally."
     return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
 
+def _written_out(text: str, names: dict, flags: int, notes: list) -> str:
+    "The text with each of `names` written out, noted in `notes` (not where it is already: 'convulsive status …')."
+    def out(m):
+        means = names[m.group().lower() if flags else m.group()]
+        if text[m.start():m.start() + len(means)].lower() == means.lower(): return m.group()
+        notes.append(f"{m.group()} = {means}")
+        return means
+    return re.sub(rf"\b(?:{_alternatives(names)})\b", out, text, flags=flags)
+
 def expand_names(text: str) -> tuple[str, list[str]]:
-    "The text with abbreviations and brand names replaced by the generic name, and a note of each replacement."
+    "The text with abbreviations, brand names and shorthand written out, and a note of each replacement."
     notes = []
-    def abbr(m):
-        notes.append(f"{m.group()} = {ABBREVIATIONS[m.group()]}"); return ABBREVIATIONS[m.group()]
-    def brand(m):
-        notes.append(f"{m.group()} = {BRANDS[m.group().lower()]}"); return BRANDS[m.group().lower()]
-    text = re.sub(rf"\b(?:{_alternatives(ABBREVIATIONS)})\b", abbr, text)
-    text = re.sub(rf"\b(?:{_alternatives(BRANDS)})\b", brand, text, flags=re.I)
+    text = _written_out(_written_out(text, EXACT_NAMES, 0, notes), ANY_CASE_NAMES, re.I, notes)
     text = re.sub(r"(?<!infantile )(?<!epileptic )\b(?:%s)\b" % "|".join(PLAIN_WORDS),
                   lambda m: PLAIN_WORDS[m.group().lower()], text, flags=re.I)
     return re.sub(OLD_ALLELE, r"\1*\2:\3", text), notes
+
 
 # %% ../nbs/11h_question_words.ipynb #e2a1fe56
 QUESTION_WORDS = set("""a about accord according added adverse after age ages all also an and answer any anything appear
