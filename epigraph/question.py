@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, asdict
 import numpy as np, pandas as pd
-from .guidance import without_population, stated_population
+from .guidance import without_population, stated_population, population_spans
 from .patient import (patient_seeds, guidance_population, population_entities, narrower_entities,
                               broader_entities, seizure_type_entities, SEIZURE)
 from .history import history_source, SOURCE_NAMES
@@ -21,11 +21,11 @@ from .question_words import (QUESTION_WORDS, clean_question, expand_names, corre
 
 # %% auto #0
 __all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS', 'YES_NO',
-           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'STALE', 'FIRST_ISSUED', 'ISSUED', 'DATED_FORMS', 'WH_WORDS',
-           'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'HEADED', 'TIER_WORDS', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS',
-           'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun', 'question_target', 'coordinated_targets', 'parse_as_of',
-           'negated', 'Question', 'masked_text', 'link_question', 'about_patient', 'parse_question', 'bridge_rows',
-           'focus_rows']
+           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'STALE', 'FIRST_ISSUED', 'ISSUED', 'SINCE', 'DATED_FORMS',
+           'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'HEADED', 'TIER_WORDS', 'GENERAL', 'BRIDGES',
+           'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun', 'question_target', 'coordinated_targets',
+           'parse_as_of', 'negated', 'Question', 'masked_text', 'link_question', 'about_patient', 'parse_question',
+           'bridge_rows', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #15976c00
 # who gets it, by age: "how early does X show up?", "is X a childhood disease?", "seen in newborns?"
@@ -259,6 +259,8 @@ STALE = re.compile(r"\bout[- ]of[- ]date\b|\boutdated\b|\bobsolete\b", re.I)
 FIRST_ISSUED = re.compile(r"\b(?:first|earliest|original(?:ly)?|initial(?:ly)?)\b(?![- ]line)", re.I)
 ISSUED = re.compile(r"\b(?:years?|publish\w*|issu\w*|releas\w*|appear\w*|versions?|editions?|records?|"
                     r"came out|introduc\w*|guidelines?|guidance)\b", re.I)
+# "since when has CPIC advised …?", "how long has …?": since the earliest record that says it
+SINCE = re.compile(r"^\W*since when\b|\bsince what (?:year|date|time)\b|\bhow long (?:has|have)\b", re.I)
 DATED_FORMS = ("replaced", "current", "first")    # forms that ask about a record's own date, not a day to look back to
 
 
@@ -289,7 +291,8 @@ def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> st
     if dated and re.search(r"\bstill (?:current|valid|in force|recommended|in use|the one)\b|\bis it current\b|"
                            r"\bno longer\b|\blast update\w*|\bmost recent\b|\blatest\b|\bup[- ]to[- ]date\b", low) \
        or dated and STALE.search(low): return "current"
-    if target in ("guideline", "dose") and FIRST_ISSUED.search(low) and ISSUED.search(low): return "first"
+    if target in ("guideline", "dose") and (FIRST_ISSUED.search(low) and ISSUED.search(low) or SINCE.search(low)):
+        return "first"
     last = last_clause(text)
     if EXISTENTIAL.search(last) and named >= 2 and not re.search(NAMED_TARGET, last, re.I): return "yes_no"
     if target in ("inheritance", "onset") and YES_NO.search(last) and ALTERNATIVE.search(last): return "list"
@@ -465,7 +468,8 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
                  sorted({g.group() for g in GENOTYPE.finditer(fixed)}),
                  [p for p, pat in POPULATIONS.items() if re.search(pat, fixed.lower())],
                  negated(last_clause(_masked(without_population(fixed, "x"), ents, "x").lower())),
-                 _unknown_words(fixed, list(zip(seeds.start, seeds.end)), _name_words(gi)), notes, [], fixed,
+                 _unknown_words(fixed, [*zip(seeds.start, seeds.end), *population_spans(fixed)], _name_words(gi)),
+                 notes, [], fixed,
                  polarity(masked) if form in ("yes_no", "current") else None,
                  sorted({int(y) for y in re.findall(r"\b((?:19|20)\d{2})\b", fixed)}), considered,
                  chosen_notes)
