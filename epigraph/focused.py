@@ -16,6 +16,7 @@ from .question import Question, parse_question, BRIDGES, BRIDGE_PREDICATES, DATE
 from .readers import (Entity, entity_of, cites, fact_sentence, row_relation, row_population,
                               first_day, TIER_FACTOR, unverified_rows, onset_term_windows)
 from .treatment_sources import POPULATION_IDS, GENOTYPE_PREFIXES
+from .adapters import CONDITION_FIRST
 from .patient import GROUP_ENTITY
 from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits,
                                HARM_RELATIONS, GIVE_RELATIONS)
@@ -29,6 +30,13 @@ __all__ = ['GROUPS', 'GROUP_LEADS', 'PREDICATE_GROUP', 'GIVE', 'GUIDANCE_MOST', 
            'abstain', 'onset_fits', 'yes_no_text', 'bridge_text', 'first_line_instead', 'shared_text', 'named_choices',
            'onset_order', 'qualified', 'grouped', 'list_text', 'dated_text', 'answer_groups', 'read_free',
            'free_reader']
+
+# %% ../nbs/12b_focused.ipynb #30522d14
+def _conditions(manifest, f: pd.DataFrame) -> pd.Series:
+    "The condition each row is about (its drug's other end), so that a drug's rows for two conditions stay apart."
+    m = manifest.iloc[list(f.row)]
+    return pd.Series(np.where(m.predicate.isin(CONDITION_FIRST), m["head"], m["tail"]), index=f.index)
+
 
 # %% ../nbs/12b_focused.ipynb #7e08b25f
 GROUPS = {   # relation -> how its group is introduced; the order is the order of the answer
@@ -59,7 +67,7 @@ def for_population(manifest, found: pd.DataFrame, q: Question) -> pd.DataFrame:
         f = f[np.array([set(p) & set(HARD_QUALIFIERS) <= stated for p in f["pop"]], dtype=bool)]
     if stated and len(f):
         hit = f["pop"].map(lambda p: bool(set(p) & stated))
-        has = hit.groupby([f.subject, f.group.fillna("")]).transform("any").astype(bool)
+        has = hit.groupby([_conditions(manifest, f), f.group.fillna("")]).transform("any").astype(bool)
         f = f[hit | ~has]
     asks_first = q.form == "yes_no" and FIRST_LINE.search(q.text)     # "is X first line?" still asks about it
     if "after-first-line" in q.qualifiers and not asks_first and (f.group != "first_line").any():
@@ -325,6 +333,9 @@ def shared_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|Non
     f = found.assign(answer=[a if k in subject or a not in owner else ents[k].entity_id for k, a in pairs],
                      subject=[k if k in subject else owner.get(a, k) for k, a in pairs])
     f = f[f.subject.isin(subject)]
+    if q.target == "drug" and FIRST_LINE.search(q.text):      # "first line for both?": what each gives first
+        first = _with_groups(manifest, f).group.eq("first_line").to_numpy(bool)
+        f = f[first] if first.any() else f
     reach = f.groupby("answer").subject.agg(lambda s: {group(k) for k in s})
     common = [a for a, g in reach.items() if g == {group(k) for k in subject}]
     # "… both cause seizures?" names the answer it asks about

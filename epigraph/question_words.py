@@ -14,11 +14,11 @@ from .retrieval import GraphIndex, word_key, _name_table, table_of, SEED_COLUMNS
 from .vocabulary import question_names
 
 # %% auto #0
-__all__ = ['MAX_QUESTION_CHARS', 'EXACT_NAMES', 'ANY_CASE_NAMES', 'OLD_ALLELE', 'PLAIN_WORDS', 'QUESTION_WORDS', 'GENERIC_NAMES',
-           'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'RISK', 'BENEFIT', 'WH_OPEN', 'AUX',
-           'AUX_OPEN', 'ASK_OPEN', 'ASK_SPLIT', 'IS_ASK', 'HEAD_LAYER', 'clean_question', 'expand_names',
-           'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities', 'english_words', 'last_clause',
-           'polarity', 'separate_asks', 'head_word']
+__all__ = ['MAX_QUESTION_CHARS', 'EXACT_NAMES', 'ANY_CASE_NAMES', 'OLD_ALLELE', 'SEIZURE_KINDS', 'SHARED_NOUN', 'PLAIN_WORDS',
+           'QUESTION_WORDS', 'GENERIC_NAMES', 'MAX_PREFIX_HITS', 'BRITISH', 'AGE_WORDS', 'ENGLISH', 'ENDINGS', 'RISK',
+           'BENEFIT', 'WH_OPEN', 'AUX', 'AUX_OPEN', 'ASK_OPEN', 'ASK_SPLIT', 'IS_ASK', 'HEAD_LAYER', 'clean_question',
+           'expand_names', 'correct_typos', 'prefix_entities', 'american_spelling', 'age_entities', 'english_words',
+           'last_clause', 'polarity', 'separate_asks', 'head_word']
 
 # %% ../nbs/11h_question_words.ipynb #d50c59dc
 MAX_QUESTION_CHARS = 2_000   # a long clinical question is a few hundred characters; past this it is not a question
@@ -44,6 +44,10 @@ ANY_CASE_NAMES = question_names("any")     # brand names and everyday terms, mat
 
 # %% ../nbs/11h_question_words.ipynb #b17940a1
 OLD_ALLELE = r"\b(HLA-[A-Z0-9]{1,4})\*(\d{2})(\d{2})\b"   # HLA-B*1502: the pre-2010 name of HLA-B*15:02
+# seizure kinds that share one "seizures": "tonic-clonic and absence seizures" is two seizure types
+SEIZURE_KINDS = (r"(?:(?:generali[sz]ed|focal|bilateral) )?(?:tonic-clonic|tonic|clonic|atonic|myoclonic|absence|"
+                 r"febrile|afebrile|focal|generali[sz]ed|convulsive|non-convulsive|focal-onset|gelastic)")
+SHARED_NOUN = re.compile(rf"\b({SEIZURE_KINDS})(,? (?:and|or|and/or) {SEIZURE_KINDS} seizures)\b", re.I)
 PLAIN_WORDS = {"absences": "absence seizures", "fits": "seizures",   # a seizure type in everyday words
                "spasms": "epileptic spasms"}      # in an epilepsy question; "infantile spasms" is left as it is
 
@@ -66,6 +70,7 @@ def expand_names(text: str) -> tuple[str, list[str]]:
     text = _written_out(_written_out(text, EXACT_NAMES, 0, notes), ANY_CASE_NAMES, re.I, notes)
     text = re.sub(r"(?<!infantile )(?<!epileptic )\b(?:%s)\b" % "|".join(PLAIN_WORDS),
                   lambda m: PLAIN_WORDS[m.group().lower()], text, flags=re.I)
+    text = SHARED_NOUN.sub(r"\1 seizures\2", text)
     return re.sub(OLD_ALLELE, r"\1*\2:\3", text), notes
 
 
