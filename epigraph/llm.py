@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Any, Callable, Iterable
 from fastcore.basics import patch
-import jsonschema
 from .config import get_settings, get_logger
 
 # %% auto #0
@@ -286,6 +285,9 @@ def parse_json(text: str) -> Any:
 # %% ../nbs/03_llm.ipynb #4e9712b2
 def validate_json(value: Any, schema: dict) -> Any:
     "Return `value` if it satisfies `schema`, else raise `LLMOutputError` naming the first violation."
+    # imported here: jsonschema's import compiles the grammars of its optional format checkers (rfc3987-syntax),
+    # a second or more, paid by every `ask --batch` that only needs this module's error types
+    import jsonschema
     try: jsonschema.validate(value, schema)
     except jsonschema.ValidationError as e:
         where = "/".join(str(p) for p in e.absolute_path) or "(root)"

@@ -422,11 +422,12 @@ def _asks_for(text: str, target: str|None = None) -> bool:
     return any(re.fullmatch(rf"(?:{n})", text.strip(), re.I) for n in kinds)
 
 def _asked_kind(seeds: pd.DataFrame, target: str|None) -> tuple[pd.DataFrame, list]:
-    ("The seeds without those that only name the kind of thing asked for ('adverse drug reactions of carbamazepine?' "
-     "links a MeSH heading), unless nothing else is named; and those set aside, as candidates.")
-    kind = seeds.text.map(lambda t: _asks_for(str(t), target)).to_numpy(bool)
-    if not kind.any() or kind.all(): return seeds, []
-    return seeds.loc[~kind], [_candidate(r, False, "names the kind of thing asked for")
+    ("The seeds without those that name the kind of answer asked for (the target's HPO branch, 'mode of inheritance'; "
+     "a noun for it: 'adverse drug reactions of carbamazepine?' links a MeSH heading), and those, as candidates.")
+    root = TARGETS[target].branch if target else None
+    kind = np.array([_asks_for(str(t), target) or (root is not None and e == root)
+                     for t, e in zip(seeds.text, seeds.entity_id)], dtype=bool)
+    return seeds.loc[~kind], [_candidate(r, False, "the kind of answer asked for")
                               for r in seeds.loc[kind].to_dict("records")]
 
 

@@ -59,13 +59,14 @@ class Entity:
     keys: frozenset
 
 def entity_of(gi: GraphIndex, entity_id: str) -> Entity|None:
-    "The `Entity` for a graph id (or a cross-reference of one); None if the graph does not hold it."
-    if entity_id not in gi.canonical: return None
+    "The `Entity` for a graph id (or a cross-reference of one), made once; None if the graph does not hold it."
+    return gi.derived(f"entity {entity_id}", lambda g: _entity(g, entity_id)) if entity_id in gi.canonical else None
+
+def _entity(gi: GraphIndex, entity_id: str) -> Entity:
     i = gi.index[gi.canonical[entity_id]]
-    xrefs = gi.derived("xrefs_of", lambda _: {})
-    if not xrefs:
-        for x, e in gi.canonical.items(): xrefs.setdefault(e, set()).add(x)
     e = gi.ids[i]
+    xrefs = gi.derived("xrefs_of", lambda g: pd.Series(list(g.canonical)).groupby(list(g.canonical.values()))
+                       .agg(set).to_dict())
     keys = {word_key(gi.names[i])} | {word_key(str(s)) for s in gi.synonyms[i]}
     return Entity(e, gi.names[i], frozenset(xrefs.get(e, set()) | {e}), frozenset(k for k in keys if k))
 
@@ -220,7 +221,6 @@ def population_words(row) -> str:
     "' (with other seizure types; …)' for a row for part of its condition's population, else ''."
     tokens = row_population(row)
     return f" ({'; '.join(qualifier_phrase(t) for t in tokens)})" if tokens else ""
-
 
 # %% ../nbs/11e_readers.ipynb #2f76d521
 ADD_ON = re.compile(r"\badd-on\b|\badjunct", re.I)     # a treatment row whose own text calls the drug an add-on

@@ -21,9 +21,9 @@ DISEASE_SUBJECT = ("gene", "inheritance", "onset", "feature", "seizure_type")   
 MOST_SUBJECTS = 8    # a phrase that several diseases' names hold links them all up to this many; past it, none
 
 def _layer_rows(gi: GraphIndex) -> np.ndarray:
-    "The layer of each entity row of the index."
+    "The layer of each entity row of the index (built once per index)."
     layer = entity_types(gi)[0]
-    return np.array([layer.get(i, "") for i in gi.ids], dtype=object)
+    return gi.derived("layer_rows", lambda g: np.array([layer.get(i, "") for i in g.ids], dtype=object))
 
 def disease_words(gi: GraphIndex) -> dict[str, frozenset]:
     "word → the L1 entity rows whose name or a synonym has that word (built once per index)."
@@ -187,11 +187,10 @@ def _candidate(r, chosen: bool, why: str = "") -> dict:
 
 def choose_subjects(gi: GraphIndex, text: str, seeds: pd.DataFrame, target: str|None) -> tuple:
     "The seeds the question is about, every candidate with its fate (`Question.considered`), and notes."
-    layers, root = entity_types(gi)[0], TARGETS[target].branch if target else None
+    layers = entity_types(gi)[0]
     keep, out, notes = [], [], []
     for r in seeds.to_dict("records"):
         if word_key(r["text"]) in GENERIC_NAMES: out.append(_candidate(r, False, "a class word, not a name"))
-        elif root and r["entity_id"] == root: out.append(_candidate(r, False, "the kind of answer asked for"))
         else: keep.append(r)
     keep, out = _by_head_word(gi, keep, layers, out)
     if target in DISEASE_SUBJECT and target != "gene": keep = genes_as_diseases(gi, text, keep, out, notes)
