@@ -4,7 +4,7 @@
 
 # %% ../nbs/02e_guidance.ipynb #11de5bdd
 from __future__ import annotations
-import functools, re
+import functools, io, re
 from pathlib import Path
 import pandas as pd
 from .config import get_settings
@@ -126,15 +126,15 @@ def _population_problem(relation: str, tokens: tuple, paraphrase: str) -> str|No
     return None
 
 # %% ../nbs/02e_guidance.ipynb #cde88bc6
-def load_guidance(path=None) -> pd.DataFrame:
-    "The curated guideline recommendations, checked; raises a one-line `ValueError` at the first bad row."
-    path = Path(path) if path else guidance_path()
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+@functools.lru_cache(maxsize=8)
+def _checked_table(data: bytes, name: str) -> pd.DataFrame:
+    "The rows of a table's bytes (the file `name`), checked; raises a one-line `ValueError` at the first bad row."
+    df = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
     if missing := [c for c in COLUMNS if c not in df.columns]:
-        raise ValueError(f"{path.name}: missing columns {', '.join(missing)} — the header needs {','.join(COLUMNS)}")
+        raise ValueError(f"{name}: missing columns {', '.join(missing)} — the header needs {','.join(COLUMNS)}")
     seen, ids = {}, set()
     for i, r in df.iterrows():
-        where = f"{path.name} line {i + 2} ({r.rec_id or 'no rec_id'})"
+        where = f"{name} line {i + 2} ({r.rec_id or 'no rec_id'})"
         if problem := _row_problem(r): raise ValueError(f"{where}: {problem} — fix the row")
         key = (r.drug, r.relation, r.condition, r.qualifiers, r.population)
         if key in seen:
@@ -143,6 +143,14 @@ def load_guidance(path=None) -> pd.DataFrame:
         seen[key] = i + 2; ids.add(r.rec_id)
     pmid = pd.to_numeric(df.pmid.replace("", None)).astype("Int64")
     return df.assign(year=df.year.astype(int), pmid=pmid)
+
+def load_guidance(path=None) -> pd.DataFrame:
+    "The curated guideline recommendations, checked; raises a one-line `ValueError` at the first bad row."
+    path = Path(path) if path else guidance_path()
+    # checking every row takes about 0.1 s and the bench builders and `bench.source_record` ask for the table
+    # hundreds of times in one run (150 s of the test suite): the same bytes are checked once per process (a changed
+    # file is checked again), and every caller gets its own copy to change
+    return _checked_table(path.read_bytes(), path.name).copy()
 
 # %% ../nbs/02e_guidance.ipynb #93b54234
 # parents who give the medicine, not parents in a question about heredity

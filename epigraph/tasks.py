@@ -337,11 +337,12 @@ def build_constraints(seed: int = 0, kg=None) -> list[Item]:
     E = kg.entities.set_index("entity_id")
     helps = rules[(rules.predicate == "first_line_for") & rules.drug.isin(pool)]    # unqualified first-line rows
     named_all = named_for(kg)
+    genotypes = _genotypes(kg)          # the same for every syndrome and patient: found once (0.5 s a call)
     out = []
     for s in sorted(set(helps.condition)):
         golds, named = set(helps[helps.condition == s].drug), named_all.get(s, set())
         for pkey, ptext, pcond, says in PATIENTS:
-            for gid, gtext in _genotypes(kg):
+            for gid, gtext in genotypes:
                 against = advised_against(rules, {s} | {c for c in (pcond, gid) if c}, says + NAIVE)
                 bad = set(against.drug)
                 for gold in sorted(golds - bad):

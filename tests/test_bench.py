@@ -19,6 +19,11 @@ from epigraph.ontologies import hpo_data_dir
 from epigraph.pmids import load_pmid_registry
 
 
+# the whole module on one worker (scripts/test runs pytest with --dist loadgroup): the tasks fixture (every EpiBench
+# task built, about 80 s) is built once, not once on each worker that runs one of its tests
+pytestmark = pytest.mark.xdist_group("test_bench")
+
+
 @pytest.fixture(scope="module")
 def tasks():
     return {n: bench.build_task(n) for n in bench.task_names()}

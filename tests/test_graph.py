@@ -17,6 +17,11 @@ from epigraph.ontologies import hpo_data_dir
 from epigraph.pmids import load_pmid_registry
 
 
+# the whole module on one worker (scripts/test runs pytest with --dist loadgroup): the kg fixture (the full graph
+# assembled, about 55 s) is built once, not once on each worker that runs one of its tests
+pytestmark = pytest.mark.xdist_group("test_graph")
+
+
 @pytest.fixture(scope="module")
 def registry():
     return load_pmid_registry()

@@ -11,6 +11,11 @@ from epigraph.config import get_settings
 from epigraph import ontologies as onto
 
 
+# the whole module on one worker (scripts/test runs pytest with --dist loadgroup): the built fixture (the HPO epilepsy
+# subset built without a cache, about 50 s) is built once, not once on each worker that runs one of its tests
+pytestmark = pytest.mark.xdist_group("test_ontologies")
+
+
 @pytest.fixture(scope="module")
 def tmp_settings(tmp_path_factory):
     "Settings whose build folder is a fresh temporary one (the real cache is left alone)."

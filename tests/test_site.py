@@ -5,6 +5,10 @@ import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
+# the whole module on one worker (scripts/test runs pytest with --dist loadgroup): the built fixture (`epigraph
+# reproduce 20_data_overview --site`, about 60 s) is built once, not once on each worker that runs one of its tests
+pytestmark = pytest.mark.xdist_group("test_site")
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("book")

@@ -12,6 +12,11 @@ from epigraph.curated import load_cpic
 from epigraph.ontologies import hpo_ontology, descendants, phenotypes_table, hpo_data_dir
 
 
+# the whole module on one worker (scripts/test runs pytest with --dist loadgroup): the built fixture (the dated graph
+# built end to end, about 45 s) is built once, not once on each worker that runs one of its tests
+pytestmark = pytest.mark.xdist_group("test_temporal")
+
+
 # --- HPO onset terms: every term below Onset, not only those the epilepsy subset uses ---------------------
 
 @pytest.fixture(scope="module")
