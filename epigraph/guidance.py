@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools, io, re
 from pathlib import Path
 import pandas as pd
-from .config import get_settings
+from .config import get_settings, checked_file
 from .schema import is_curie
 
 # %% auto #0
@@ -126,7 +126,6 @@ def _population_problem(relation: str, tokens: tuple, paraphrase: str) -> str|No
     return None
 
 # %% ../nbs/02e_guidance.ipynb #cde88bc6
-@functools.lru_cache(maxsize=8)
 def _checked_table(data: bytes, name: str) -> pd.DataFrame:
     "The rows of a table's bytes (the file `name`), checked; raises a one-line `ValueError` at the first bad row."
     df = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
@@ -147,10 +146,9 @@ def _checked_table(data: bytes, name: str) -> pd.DataFrame:
 def load_guidance(path=None) -> pd.DataFrame:
     "The curated guideline recommendations, checked; raises a one-line `ValueError` at the first bad row."
     path = Path(path) if path else guidance_path()
-    # checking every row takes about 0.1 s and the bench builders and `bench.source_record` ask for the table
-    # hundreds of times in one run (150 s of the test suite): the same bytes are checked once per process (a changed
-    # file is checked again), and every caller gets its own copy to change
-    return _checked_table(path.read_bytes(), path.name).copy()
+    # the bench builders ask for the table hundreds of times in one run: checked once per content (`checked_file`),
+    # and every caller gets its own copy to change
+    return checked_file(path, _checked_table).copy()
 
 # %% ../nbs/02e_guidance.ipynb #93b54234
 # parents who give the medicine, not parents in a question about heredity

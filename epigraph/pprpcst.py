@@ -14,8 +14,8 @@ from .targets import TARGETS
 from .retrieval import (PARAMS, Retrieved, GraphIndex, SEED_COLUMNS, NODE_COLUMNS, table_of,
                                 RetrievalParams, link_seeds, edge_table,
                                 tree_paths, serialise_paths, cut_lines)
-from .question import question_target
-from .chains import kind_noun, read_chain, layer_steps
+from .question import question_target, kind_noun
+from .chains import read_chain, layer_steps
 from .schema import ENTITY_TYPES
 
 # %% auto #0
@@ -214,7 +214,7 @@ def chain_prizes(gi: GraphIndex, r: np.ndarray, seeds, types=(),
 
 # %% ../nbs/11f_ppr_pcst.ipynb #b0296000
 def named_seeds(seed_df: pd.DataFrame) -> pd.DataFrame:
-    "The seeds that name a thing, not a kind of thing ('toxicities' is an alias of a MeSH heading: `chains.kind_noun`)."
+    "The seeds that name a thing, not a kind of thing ('toxicities' aliases a MeSH heading: `question.kind_noun`)."
     return seed_df[[not kind_noun(str(t)) for t in seed_df.text]] if len(seed_df) else seed_df
 
 def chain_path(gi: GraphIndex, query: str, seed_df: pd.DataFrame):

@@ -20,12 +20,12 @@ from .question_words import (QUESTION_WORDS, clean_question, expand_names, corre
                                      head_word, last_clause, polarity)
 
 # %% auto #0
-__all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS', 'YES_NO',
-           'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'STALE', 'FIRST_ISSUED', 'ISSUED', 'SINCE', 'DATED_FORMS',
-           'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'HEADED', 'TIER_WORDS', 'GENERAL', 'BRIDGES',
-           'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun', 'question_target', 'coordinated_targets',
-           'parse_as_of', 'negated', 'Question', 'masked_text', 'link_question', 'about_patient', 'parse_question',
-           'bridge_rows', 'focus_rows']
+__all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'ASKABLE', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS',
+           'YES_NO', 'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'STALE', 'FIRST_ISSUED', 'ISSUED', 'SINCE',
+           'DATED_FORMS', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'HEADED', 'TIER_WORDS', 'GENERAL',
+           'BRIDGES', 'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun', 'kind_noun', 'question_target',
+           'coordinated_targets', 'parse_as_of', 'negated', 'Question', 'masked_text', 'link_question', 'about_patient',
+           'parse_question', 'bridge_rows', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #15976c00
 # who gets it, by age: "how early does X show up?", "is X a childhood disease?", "seen in newborns?"
@@ -107,6 +107,12 @@ def asked_noun(text: str) -> str|None:
         for target, nouns in WH_NOUNS:
             if re.match(rf"(?:{nouns})\b", m["noun"].lower()): return target
     return None
+
+ASKABLE = tuple(t for t, _ in WH_NOUNS if t != "disease")   # a disease noun ('epilepsy') may name a disease
+
+def kind_noun(text: str, targets=None) -> bool:
+    "Is `text` (a linked mention) only a noun for a kind of thing (`WH_NOUNS`), of one of `targets` if given?"
+    return any(re.fullmatch(rf"(?:{n})", text.strip(), re.I) for t, n in WH_NOUNS if targets is None or t in targets)
 
 # %% ../nbs/11c_question.ipynb #0bf03b28
 PHARMACOGENOMIC = re.compile(r"\bcpic\b|\bpharmacogen\w*|\bgene[–-]drug\b|\bgenotyp\w*", re.I)
@@ -416,17 +422,13 @@ def _treatment_reading(text: str, target: str|None, ents: list[dict]) -> tuple[s
     drug = any(e["type"] in ("drug", "chemical") for e in ents)
     return target or ("drug" if stated or age is not None and drug else None), drug and "after-first-line" not in stated
 
-def _asks_for(text: str, target: str|None = None) -> bool:
-    "Is a linked mention only a noun for the kind of thing asked for (any kind but diseases, if no `target`)?"
-    kinds = [n for t, n in WH_NOUNS if t != "disease" and (target is None or t == target)]
-    return any(re.fullmatch(rf"(?:{n})", text.strip(), re.I) for n in kinds)
-
-def _asked_kind(seeds: pd.DataFrame, target: str|None) -> tuple[pd.DataFrame, list]:
+def _asked_kind(seeds: pd.DataFrame, target: str|None, nouns: np.ndarray) -> tuple[pd.DataFrame, list]:
     ("The seeds without those that name the kind of answer asked for (the target's HPO branch, 'mode of inheritance'; "
-     "a noun for it: 'adverse drug reactions of carbamazepine?' links a MeSH heading), and those, as candidates.")
+     "a noun for it: 'adverse drug reactions of carbamazepine?' links a MeSH heading), and those, as candidates; "
+     "`nouns`: which seeds are a noun for some kind of thing that is not a disease.")
     root = TARGETS[target].branch if target else None
-    kind = np.array([_asks_for(str(t), target) or (root is not None and e == root)
-                     for t, e in zip(seeds.text, seeds.entity_id)], dtype=bool)
+    kind = np.array([n and (target is None or kind_noun(str(t), (target,))) or e == root
+                     for n, t, e in zip(nouns, seeds.text, seeds.entity_id)], dtype=bool)
     return seeds.loc[~kind], [_candidate(r, False, "the kind of answer asked for")
                               for r in seeds.loc[kind].to_dict("records")]
 
@@ -447,11 +449,12 @@ def parse_question(question, gi: GraphIndex, hints: dict|None = None) -> Questio
     text = clean_question(question)
     fixed, seeds, notes = link_question(gi, text)
     # who the patient is says nothing of what is asked; a noun for a kind of thing is a cue, not a name
-    ents = _entity_rows(gi, seeds[[not _asks_for(str(t)) for t in seeds.text]])
+    nouns = np.array([kind_noun(str(t), ASKABLE) for t in seeds.text], dtype=bool)
+    ents = _entity_rows(gi, seeds[~nouns])
     masked = _masked(without_population(fixed), ents)
     # a target given as a hint chooses the subjects too (the disease with a mode of inheritance, for an inheritance)
     target = (hints or {}).get("target") or question_target(fixed, {e["type"] for e in ents}, masked)
-    seeds, kinds = _asked_kind(seeds, target)
+    seeds, kinds = _asked_kind(seeds, target, nouns)
     inside = patient_seeds(fixed, seeds.start, seeds.end)       # 'due to TSC': who the patient is, not the subject
     about = [_candidate(r, False, "says who the patient is") for r in seeds.loc[inside].to_dict("records")]
     chosen = choose_subjects(gi, fixed, seeds.loc[~inside], target)

@@ -55,19 +55,20 @@ def _alternatives(names) -> str:
     "A regular expression alternation of `names`, longest first, each taken literally."
     return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
 
-def _written_out(text: str, names: dict, flags: int, notes: list) -> str:
-    "The text with each of `names` written out, noted in `notes` (not where it is already: 'convulsive status …')."
+def _written_out(text: str, names: dict, notes: list, any_case: bool = False) -> str:
+    ("The text with each of `names` written out, noted in `notes` (not where it is already: 'convulsive status …'); "
+     "`any_case`: the names are lower-cased keys, matched in any case.")
     def out(m):
-        means = names[m.group().lower() if flags else m.group()]
+        means = names[m.group().lower() if any_case else m.group()]
         if text[m.start():m.start() + len(means)].lower() == means.lower(): return m.group()
         notes.append(f"{m.group()} = {means}")
         return means
-    return re.sub(rf"\b(?:{_alternatives(names)})\b", out, text, flags=flags)
+    return re.sub(rf"\b(?:{_alternatives(names)})\b", out, text, flags=re.I if any_case else 0)
 
 def expand_names(text: str) -> tuple[str, list[str]]:
     "The text with abbreviations, brand names and shorthand written out, and a note of each replacement."
     notes = []
-    text = _written_out(_written_out(text, EXACT_NAMES, 0, notes), ANY_CASE_NAMES, re.I, notes)
+    text = _written_out(_written_out(text, EXACT_NAMES, notes), ANY_CASE_NAMES, notes, any_case=True)
     text = re.sub(r"(?<!infantile )(?<!epileptic )\b(?:%s)\b" % "|".join(PLAIN_WORDS),
                   lambda m: PLAIN_WORDS[m.group().lower()], text, flags=re.I)
     text = SHARED_NOUN.sub(r"\1 seizures\2", text)

@@ -60,15 +60,15 @@ class Entity:
 
 def entity_of(gi: GraphIndex, entity_id: str) -> Entity|None:
     "The `Entity` for a graph id (or a cross-reference of one), made once; None if the graph does not hold it."
-    return gi.derived(f"entity {entity_id}", lambda g: _entity(g, entity_id)) if entity_id in gi.canonical else None
-
-def _entity(gi: GraphIndex, entity_id: str) -> Entity:
+    if entity_id not in gi.canonical: return None
+    made = gi.derived("entities made", lambda g: {})          # graph id -> its Entity: one dict under one name
+    if entity_id in made: return made[entity_id]
     i = gi.index[gi.canonical[entity_id]]
     e = gi.ids[i]
     xrefs = gi.derived("xrefs_of", lambda g: pd.Series(list(g.canonical)).groupby(list(g.canonical.values()))
                        .agg(set).to_dict())
-    keys = {word_key(gi.names[i])} | {word_key(str(s)) for s in gi.synonyms[i]}
-    return Entity(e, gi.names[i], frozenset(xrefs.get(e, set()) | {e}), frozenset(k for k in keys if k))
+    keys = frozenset(k for k in {word_key(gi.names[i]), *(word_key(str(s)) for s in gi.synonyms[i])} if k)
+    return made.setdefault(entity_id, Entity(e, gi.names[i], frozenset(xrefs.get(e, set()) | {e}), keys))
 
 def option_entities(gi: GraphIndex, options: list[str], option_ids: list|None = None) -> list[Entity|None]:
     "The entity each option names: the given id, else the first entity the seed linker finds in the option's text."

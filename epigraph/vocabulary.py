@@ -4,9 +4,9 @@
 
 # %% ../nbs/03a_vocabulary.ipynb #0c609521
 from __future__ import annotations
-import csv, functools
+import csv, io
 from pathlib import Path
-from .config import get_settings
+from .config import get_settings, checked_file
 
 # %% auto #0
 __all__ = ['NAME_COLUMNS', 'KINDS', 'CASES', 'LABEL_SOURCES', 'names_path', 'load_names', 'question_names', 'lexicon_aliases']
@@ -33,24 +33,24 @@ def _name_problem(r: dict) -> str|None:
     return None
 
 # %% ../nbs/03a_vocabulary.ipynb #79ec3de8
-@functools.lru_cache(maxsize=4)
-def load_names(path: str|None = None) -> tuple[dict, ...]:
-    "The rows of the names table, checked; raises a one-line `ValueError` at the first bad row."
-    p = Path(path) if path else names_path()
-    with open(p, newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        if missing := [c for c in NAME_COLUMNS if c not in (reader.fieldnames or ())]:
-            raise ValueError(f"{p.name}: missing columns {', '.join(missing)} — the header needs "
-                             f"{','.join(NAME_COLUMNS)}")
-        rows = [{c: (r.get(c) or "") for c in NAME_COLUMNS} for r in reader]
+def _checked_names(data: bytes, name: str) -> tuple[dict, ...]:
+    "The rows of the names table's bytes (the file `name`), checked; a one-line `ValueError` at the first bad row."
+    reader = csv.DictReader(io.StringIO(data.decode("utf-8"), newline=""))
+    if missing := [c for c in NAME_COLUMNS if c not in (reader.fieldnames or ())]:
+        raise ValueError(f"{name}: missing columns {', '.join(missing)} — the header needs {','.join(NAME_COLUMNS)}")
+    rows = [{c: (r.get(c) or "") for c in NAME_COLUMNS} for r in reader]
     seen = {}
     for line, r in enumerate(rows, 2):
-        where = f"{p.name} line {line} ({r['name'] or 'no name'})"
+        where = f"{name} line {line} ({r['name'] or 'no name'})"
         if problem := _name_problem(r): raise ValueError(f"{where}: {problem} — fix the row")
         key = r["name"] if r["case"] == "exact" else r["name"].lower()
         if key in seen: raise ValueError(f"{where}: repeats line {seen[key]} — one row per name")
         seen[key] = line
     return tuple(rows)
+
+def load_names(path: str|None = None) -> tuple[dict, ...]:
+    "The rows of the names table, checked once per content (`config.checked_file`); a one-line error at a bad row."
+    return checked_file(path or names_path(), _checked_names)
 
 # %% ../nbs/03a_vocabulary.ipynb #81bc8a2d
 def question_names(case: str, path: str|None = None) -> dict[str, str]:
