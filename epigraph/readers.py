@@ -88,8 +88,7 @@ def touches(row, ent: Entity|None, end: str) -> bool:
     return (isinstance(i, str) and i in ent.ids) or (isinstance(n, str) and word_key(n) in ent.keys)
 
 # %% ../nbs/11e_readers.ipynb #d004cfa4
-def _weight(row, factor: float = 1.0) -> float:
-    return TIER_FACTOR.get(row.tier, 0.3) * factor
+def _weight(row, factor: float = 1.0) -> float: return TIER_FACTOR.get(row.tier, 0.3) * factor
 
 def _links(row, a: Entity|None, b: Entity|None) -> bool:
     return ((touches(row, a, "head") and touches(row, b, "tail"))
@@ -246,8 +245,9 @@ def fact_sentence(row) -> str:
 def cites(manifest: pd.DataFrame, rows: list[int], most: int = 3) -> str:
     ("The citations of the given rows and of the other rows stating the same fact, deduplicated, at most `most` (a "
      "guideline row states its own relation for its own population: only a row saying the same is the same fact).")
-    seen, out = set(), []
-    said = [_guidance(r) for r in manifest.itertuples(index=False)] if "source" in manifest else [None] * len(manifest)
+    seen, out, said_of, n = set(), [], guidance_rows(), len(manifest)
+    said = [said_of.get(r) if s == "guidance" else None                # what `_guidance` gives each row
+            for s, r in zip(manifest.get("source", [None] * n), manifest.get("record_id", [None] * n))]
     facts = list(zip(manifest["head"], manifest.predicate, manifest["tail"], said))
     keys, tiers, dates = manifest.key.tolist(), manifest.tier.tolist(), manifest.date.tolist()
     for j in rows:

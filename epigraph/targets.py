@@ -50,14 +50,18 @@ TARGETS = {t.name: t for t in [
 # %% ../nbs/11l_targets.ipynb #f7411849
 FEATURE_BRANCH = "HP:0000118"
 
+def _children(gi: GraphIndex) -> dict[str, list]:
+    "Parent id -> the ids of its children, from the entity table's parents (built once per index)."
+    e, kids = gi.kg.entities, {}
+    for i, ps in zip(e.entity_id, e.get("parents", pd.Series([None] * len(e)))):
+        for p in (ps if isinstance(ps, (list, tuple, np.ndarray)) else []): kids.setdefault(str(p), []).append(i)
+    return kids
+
 def hpo_branch(gi: GraphIndex, root: str) -> frozenset:
     "The HPO terms at or below `root` in the graph's entity table (cached on the index)."
     cache = gi.derived("branches", lambda _: {})
     if root not in cache:
-        e = gi.kg.entities
-        kids: dict[str, list] = {}
-        for i, ps in zip(e.entity_id, e.get("parents", pd.Series([None] * len(e)))):
-            for p in (ps if isinstance(ps, (list, tuple, np.ndarray)) else []): kids.setdefault(str(p), []).append(i)
+        kids = gi.derived("hpo_children", _children)
         seen, todo = {root}, [root]
         while todo:
             for c in kids.get(todo.pop(), []):
