@@ -206,14 +206,17 @@ def _opener(q: Question, rows: pd.DataFrame, manifest=None) -> str:
         return "Yes" if q.negated else "No, not as first line"    # a treatment, but no source calls it first line
     return _yes_no(yes, q.negated)
 
+# %% ../nbs/12b_focused.ipynb #1dfe6484
 def _harm_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
-    "For 'does X worsen Y?' answered only by rows giving X for Y: that no row says it (the rows follow)."
-    if q.polarity != "risk" or q.negated or not rows.predicate.isin(HELPS).all(): return None
+    ("For 'does X worsen Y?' answered only by rows giving X for Y: that no row says it (the rows follow); asked "
+     "'does X not worsen Y?', the same, opened Yes.")
+    if q.polarity != "risk" or not rows.predicate.isin(HELPS).all(): return None
     r = manifest.iloc[int(rows.row.iloc[0])]
     drug, cond = r.head_name, r.tail_name
     if r.predicate != "first_line_for": drug, cond = cond, drug
-    return (f"No evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}; "
+    said = (f"evidence in the graph says that {_low(str(drug))} worsens or causes {_low(str(cond))}; "
             "it gives it as a treatment:")
+    return f"Yes: no {said}" if q.negated else f"No {said}"
 
 def _dose_unsaid(q: Question, rows: pd.DataFrame, manifest) -> str|None:
     ("For 'should G carriers get a lower dose of X?' answered by rows recording an interaction and no "
@@ -311,7 +314,8 @@ def first_line_instead(manifest, q: Question, ents, found: pd.DataFrame) -> str|
                     for (g, pop), rows_of in _groups(manifest, f).items()) or None
 
 # %% ../nbs/12b_focused.ipynb #511642df
-SHARED = re.compile(r"\bshare[sd]?\b|\bsharing\b|\bin common\b|\bcommon to\b|\bboth\b", re.I)
+# a word of sharing: what both have, or the same thing for each ("caused by the same genes", "overlapping genes")
+SHARED = re.compile(r"\bshare[sd]?\b|\bsharing\b|\bin common\b|\bcommon to\b|\bboth\b|\bthe same\b|\boverlap\w*", re.I)
 
 def _subjects(gi, q: Question, ents) -> list[int]:
     "The question entities an answer is asked of: the drugs for what a drug induces, else those not of its kind."

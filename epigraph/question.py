@@ -22,10 +22,10 @@ from .question_words import (QUESTION_WORDS, clean_question, expand_names, corre
 # %% auto #0
 __all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'ASKABLE', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS',
            'YES_NO', 'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'STALE', 'FIRST_ISSUED', 'ISSUED', 'SINCE',
-           'DATED_FORMS', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'HEADED', 'TIER_WORDS', 'GENERAL',
-           'BRIDGES', 'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun', 'kind_noun', 'question_target',
-           'coordinated_targets', 'parse_as_of', 'negated', 'Question', 'masked_text', 'link_question', 'about_patient',
-           'parse_question', 'bridge_rows', 'focus_rows']
+           'DATED_FORMS', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'HEADED', 'TIER_WORDS', 'VERB_LED',
+           'GENERAL', 'BRIDGES', 'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun', 'kind_noun',
+           'question_target', 'coordinated_targets', 'parse_as_of', 'negated', 'Question', 'masked_text',
+           'link_question', 'about_patient', 'parse_question', 'bridge_rows', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #15976c00
 # who gets it, by age: "how early does X show up?", "is X a childhood disease?", "seen in newborns?"
@@ -328,6 +328,7 @@ def _unknown_words(text: str, covered: list[tuple[int, int]], name_words: set = 
     for m in re.finditer(r"[A-Za-z][A-Za-z0-9-]{4,}", text):
         w = m.group().lower()
         if any(a <= m.start() < b for a, b in covered) or w in QUESTION_WORDS or w in name_words: continue
+        if re.match(r"['’]t\b", text[m.end():]): continue           # "Doesn't", "Shouldn't": a verb, not a name
         if re.fullmatch(r"[a-z-]+", w) and (_is_english(w) or all(_is_english(p) for p in w.split("-") if p)): continue
         if re.fullmatch(r"(?:mid|early|late)-?(?:19|20)\d\d", w): continue
         if any(p.fullmatch(w) for p in SOURCE_NAMES.values()): continue     # a source (Genes4Epilepsy), not an entity
@@ -370,13 +371,17 @@ def link_question(gi: GraphIndex, text: str) -> tuple[str, pd.DataFrame, list[st
 TIER_WORDS = re.compile(r"(?:gold|silver|bronze)\s+"
                         r"(?:evidence|tiers?|standards?|levels?|citations?|sources?|rows?)\b", re.I)
 
+VERB_LED = re.compile(r"(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|should|must|may|might)\s+\w",
+                      re.I)
+
 def _in_compound(text: str, a: int, b: int) -> bool:
-    ("Does the span name nothing: part of a hyphenated word ('gold-standard'; not 'PCDH19-related'), or an evidence "
-     "tier ('GOLD evidence')?")
+    ("Does the span name nothing: part of a hyphenated word ('gold-standard'; not 'PCDH19-related'), an evidence "
+     "tier ('GOLD evidence'), or words led by a verb ('does not worsen', a synonym of HPO's Nonprogressive)?")
     suffix = re.match(r"-(?!(?:related|associated|linked|mutated|positive)\b)[A-Za-z]", text[b:])
     return bool(suffix or (a >= 2 and re.match(r"[A-Za-z]-", text[a - 2:a]))
-                or TIER_WORDS.match(text, a))
+                or TIER_WORDS.match(text, a) or VERB_LED.match(text, a))
 
+# %% ../nbs/11c_question.ipynb #01a81a3f
 def _same_span_names(gi: GraphIndex, text: str, seeds: pd.DataFrame) -> pd.DataFrame:
     "Graph names spelled exactly by a linked span whose entity is another (the NER read 'visual loss' as a MeSH term)."
     names = link_by_names(gi, text)
