@@ -72,3 +72,14 @@ def test_site_opens_in_chromium_and_shows_the_chapters(built, tmp_path):
     results = found.split('id="results"')[1]
     assert '<a href="tutorial_graph_rag.html">' in results, results[:500]   # the search box finds the tutorial
     assert "name='q'" in module or 'name="q"' in module                       # and every page has the box
+
+
+def test_every_notebook_is_in_both_sidebars():
+    "The site's sidebar (root `_quarto.yml`, which `epigraph.book` reads) and nbdev's (`nbs/`) list every notebook."
+    import yaml
+    root = Path(__file__).resolve().parents[1]
+    listed = lambda p: re.findall(r"[\w-]+\.ipynb", str(yaml.safe_load(p.read_text())))
+    site, nbdev = listed(root/"_quarto.yml"), listed(root/"nbs"/"_quarto.yml")
+    assert site == nbdev, set(site) ^ set(nbdev)
+    notebooks = {p.name for p in (root/"nbs").glob("*.ipynb")}
+    assert notebooks <= set(site), notebooks - set(site)
