@@ -467,7 +467,7 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
     "The dated answer, or None when the question is not dated."
     named = re.findall(r"\bPMID:?\s*(\d{1,9})\b", q.text)
     if not (q.as_of or q.form in DATED_FORMS): return None
-    d = _dated_rows(manifest, found[found.pair] if found.pair.any() else found)
+    d = _dated_rows(manifest, base := found[found.pair] if found.pair.any() else found)
     if q.target in ("guideline", "dose") and manifest.iloc[list(d.row)].pmid.notna().any():  # papers, not snapshots
         d = d[manifest.iloc[list(d.row)].pmid.notna().to_numpy()]
     if d.empty: return abstain(q, ents, "with a date")
@@ -495,7 +495,9 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
     first = q.form == "first"      # "when did CPIC first…?": the earliest record
     j = int(d.row.iloc[0 if first else -1])
     said = f"The {'earliest' if first else 'latest'} record in the evidence graph is dated {manifest.date.iloc[j]}"
-    return _sentence(f"{said}: {_low(fact_sentence(manifest.iloc[j]))}", only(manifest, [j]))
+    undated = [k for k in dict.fromkeys(base.row) if k not in set(d.row)] if first else []   # e.g. estimated: none
+    also = f" Also stating it, with no known date (may be earlier): {only(manifest, undated[:3])}." if undated else ""
+    return _sentence(f"{said}: {_low(fact_sentence(manifest.iloc[j]))}", only(manifest, [j])) + also
 
 # %% ../nbs/12b_focused.ipynb #802a84b7
 def answer_groups(manifest, q: Question, ents, found: pd.DataFrame, text: str) -> list[dict]:

@@ -21,10 +21,10 @@ from .question_words import (QUESTION_WORDS, clean_question, expand_names, corre
 
 # %% auto #0
 __all__ = ['AGE_WORDS', 'FAMILY_WORDS', 'CUES', 'WH_NOUNS', 'WH', 'ASKABLE', 'PHARMACOGENOMIC', 'CAUSE', 'WHAT_TO_GIVE', 'MONTHS',
-           'YES_NO', 'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'STALE', 'FIRST_ISSUED', 'ISSUED', 'SINCE',
-           'DATED_FORMS', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'HEADED', 'TIER_WORDS', 'VERB_LED',
-           'GENERAL', 'BRIDGES', 'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun', 'kind_noun',
-           'question_target', 'coordinated_targets', 'parse_as_of', 'negated', 'Question', 'masked_text',
+           'YES_NO', 'DATE', 'GENOTYPE', 'POPULATIONS', 'NEGATION', 'STALE', 'LINKED', 'FIRST_ISSUED', 'ISSUED',
+           'SINCE', 'DATED_FORMS', 'WH_WORDS', 'EXISTENTIAL', 'ALTERNATIVE', 'NAMED_TARGET', 'HEADED', 'TIER_WORDS',
+           'VERB_LED', 'GENERAL', 'BRIDGES', 'BRIDGE_KINDS', 'BRIDGE_PREDICATES', 'FOCUS_ROWS', 'asked_noun',
+           'kind_noun', 'question_target', 'coordinated_targets', 'parse_as_of', 'negated', 'Question', 'masked_text',
            'link_question', 'about_patient', 'parse_question', 'bridge_rows', 'focus_rows']
 
 # %% ../nbs/11c_question.ipynb #15976c00
@@ -262,6 +262,7 @@ class Question:
 # a dated record called stale asks whether it is still current, the other way round
 STALE = re.compile(r"\bout[- ]of[- ]date\b|\boutdated\b|\bobsolete\b", re.I)
 # the first record of a guideline: "what year did CPIC first publish…", "when was … originally issued?"
+LINKED = re.compile(r"\b(?:link\w*|associat\w*|report\w*|describ\w*|connect\w*|implicat\w*|tied|shown)\b", re.I)
 FIRST_ISSUED = re.compile(r"\b(?:first|earliest|original(?:ly)?|initial(?:ly)?)\b(?![- ]line)", re.I)
 ISSUED = re.compile(r"\b(?:years?|publish\w*|issu\w*|releas\w*|appear\w*|versions?|editions?|records?|"
                     r"came out|introduc\w*|guidelines?|guidance)\b", re.I)
@@ -299,6 +300,8 @@ def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> st
        or dated and STALE.search(low): return "current"
     if target in ("guideline", "dose") and (FIRST_ISSUED.search(low) and ISSUED.search(low) or SINCE.search(low)):
         return "first"
+    if named >= 2 and re.match(r"\W*(?:when|(?:in )?what year)\b", low) and FIRST_ISSUED.search(low) \
+       and (ISSUED.search(low) or LINKED.search(low)): return "first"      # "when was A first linked to B?"
     last = last_clause(text)
     if EXISTENTIAL.search(last) and named >= 2 and not re.search(NAMED_TARGET, last, re.I): return "yes_no"
     if target in ("inheritance", "onset") and YES_NO.search(last) and ALTERNATIVE.search(last): return "list"
@@ -314,6 +317,7 @@ def _form(text: str, target: str|None, drug: bool = False, named: int = 0) -> st
     if re.search(r"\b(?:which|what|name|list|give me|tell me)\b", low): return "list"
     return "free"
 
+# %% ../nbs/11c_question.ipynb #d3c41901
 def _entity_rows(gi: GraphIndex, seeds: pd.DataFrame) -> list[dict]:
     layer, typ = entity_types(gi)
     return [dict(entity_id=s.entity_id, name=s.name, layer=layer.get(s.entity_id), type=typ.get(s.entity_id),
