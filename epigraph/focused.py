@@ -20,8 +20,8 @@ from .adapters import CONDITION_FIRST
 from .patient import GROUP_ENTITY
 from .guidance import (HARD_QUALIFIERS, qualifier_phrase, row_fits,
                                HARM_RELATIONS, GIVE_RELATIONS)
-from .sentences import (MOST_CLAIMS, ACTED, answer_rows, ranked, only, action_sentences, fact_line, _cap,
-                                _low, _sentence, _anchor, _age)
+from .sentences import (MOST_CLAIMS, ACTED, answer_rows, ranked, only, action_sentences, fact_line, stated,
+                                _cap, _low, _sentence, _anchor, _age)
 
 
 # %% auto #0
@@ -456,10 +456,10 @@ def _current_text(manifest, q: Question, d: pd.DataFrame, old: pd.DataFrame) -> 
     if last.empty:
         r = manifest.iloc[int(old.row.iloc[-1])]
         return _sentence(f"{'No' if flip else 'Yes'}. Nothing in the evidence graph dated after "
-                         f"{r.date} replaces it: {_low(fact_sentence(r))}", only(manifest, [int(old.row.iloc[-1])]))
+                         f"{r.date} replaces it: {_low(stated(r))}", only(manifest, [int(old.row.iloc[-1])]))
     r = manifest.iloc[int(last.row.iloc[0])]
     return _sentence(f"{'Yes' if flip else 'No'}. A later record, dated {r.date}, "
-                     f"states it again: {_low(fact_sentence(r))}", only(manifest, [int(last.row.iloc[0])]))
+                     f"states it again: {_low(stated(r))}", only(manifest, [int(last.row.iloc[0])]))
 
 
 # %% ../nbs/12b_focused.ipynb #93f8fbfa
@@ -479,7 +479,7 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
         last = then[then.day == then.day.max()]; r = manifest.iloc[int(last.row.iloc[0])]
         later = ("" if len(then) == len(d)
                  else f" (later records, from {d[d.day > q.as_of].date.iloc[0]} on, are not counted)")
-        return _sentence(f"As of {q.as_of}, the latest record was dated {r.date}: {_low(fact_sentence(r))}"
+        return _sentence(f"As of {q.as_of}, the latest record was dated {r.date}: {_low(stated(r))}"
                          f"{later}", only(manifest, last.row))
     old = d[d.key.isin({f"PMID:{n}" for n in named})
             | d.day.str[:4].astype(int).isin({y for y in q.years} | {y + 1 for y in q.years})]
@@ -491,13 +491,13 @@ def dated_text(manifest, gi, q: Question, ents, found: pd.DataFrame) -> str|None
             return f"Nothing in the evidence graph dated after {since[:10]} states the same fact about {_names(ents)}."
         r = manifest.iloc[int(nxt.row.iloc[0])]
         return _sentence(f"It was followed by the record dated {r.date}, the earliest later one: "
-                         f"{_low(fact_sentence(r))}", only(manifest, [int(nxt.row.iloc[0])]))
+                         f"{_low(stated(r))}", only(manifest, [int(nxt.row.iloc[0])]))
     first = q.form == "first"      # "when did CPIC first…?": the earliest record
     j = int(d.row.iloc[0 if first else -1])
     said = f"The {'earliest' if first else 'latest'} record in the evidence graph is dated {manifest.date.iloc[j]}"
     undated = [k for k in dict.fromkeys(base.row) if k not in set(d.row)] if first else []   # e.g. estimated: none
     also = f" Also stating it, with no known date (may be earlier): {only(manifest, undated[:3])}." if undated else ""
-    return _sentence(f"{said}: {_low(fact_sentence(manifest.iloc[j]))}", only(manifest, [j])) + also
+    return _sentence(f"{said}: {_low(stated(manifest.iloc[j]))}", only(manifest, [j])) + also
 
 # %% ../nbs/12b_focused.ipynb #802a84b7
 def answer_groups(manifest, q: Question, ents, found: pd.DataFrame, text: str) -> list[dict]:

@@ -18,7 +18,7 @@ from .guidance import paraphrase_of, statement_rows
 
 # %% auto #0
 __all__ = ['MOST_CLAIMS', 'FIRST_SAID', 'ACTED', 'MODE_SAID', 'answer_rows', 'ranked', 'onset_sentence', 'only',
-           'action_sentences', 'fact_line']
+           'action_sentences', 'fact_line', 'stated']
 
 # %% ../nbs/12e_sentences.ipynb #4c8287e0
 MOST_CLAIMS = 5          # a list answer names at most this many entities, then points to the evidence table
@@ -152,11 +152,14 @@ def fact_line(manifest, gi: GraphIndex, q: Question, subject: str, grp) -> str:
         said = MODE_SAID.get(term.lower(), f"is inherited as {_low(term)}")     # "occurs sporadically"
         return _sentence(f"{_cap(who)} {said} (HPO mode of inheritance)",
                          cites(manifest, grp.rows[:1]))
+    return _sentence(stated(r), cites(manifest, grp.rows[:1]))   # `cites` adds the rows stating the same
+
+def stated(r) -> str:
+    ("A manifest row as a sentence (no citation); a drug to avoid in a group of people or in an allele's carriers "
+     "is said so ('should be avoided in women of childbearing potential', not 'may worsen women …').")
     ends = {r["head"]: r.head_name, r["tail"]: r.tail_name}
     people = [e for e in ends if e in POPULATION_IDS or str(e).startswith(GENOTYPE_PREFIXES)]
-    if row_relation(r) == "avoid" and len(ends) == 2 and len(people) == 1:
-        # a group of people or the carriers of an allele, not a disease the drug may worsen
-        drug = next(str(n) for e, n in ends.items() if e not in people)
-        who = ends[people[0]] if people[0] in POPULATION_IDS else f"carriers of {ends[people[0]]}{population_words(r)}"
-        return _sentence(f"{_cap(drug)} should be avoided in {who}", cites(manifest, grp.rows[:1]))
-    return _sentence(fact_sentence(r), cites(manifest, grp.rows[:1]))   # `cites` adds the rows stating the same
+    if row_relation(r) != "avoid" or len(ends) != 2 or len(people) != 1: return fact_sentence(r)
+    drug = next(str(n) for e, n in ends.items() if e not in people)
+    who = ends[people[0]] if people[0] in POPULATION_IDS else f"carriers of {ends[people[0]]}{population_words(r)}"
+    return f"{_cap(drug)} should be avoided in {who}"
